@@ -1,0 +1,133 @@
+/**
+ * Answer normalization for the deterministic judge: case, punctuation, articles, number words
+ * and number formats, and dates written in several ways all reduce to comparable tokens.
+ */
+
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+const MONTH_ALT = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" +
+  "sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+const SMALL: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+};
+const TENS: Record<string, number> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+const ARTICLES = new Set(["a", "an", "the"]);
+
+const _month = (name: string): string =>
+  String(MONTHS.findIndex((m) => m.startsWith(name.slice(0, 3))) + 1).padStart(2, "0");
+const _day = (d: string): string => String(Number(d)).padStart(2, "0");
+const _date = (y: string | undefined, m: string | undefined, d: string | undefined): string =>
+  ` date:${y ?? "_"}-${m ?? "_"}-${d ?? "_"} `;
+
+/** Rewrite the date spellings the kit meets into `date:YYYY-MM-DD` tokens, `_` for a missing part. */
+function _dates(s: string): string {
+  const day = "(\\d{1,2})(?:st|nd|rd|th)?";
+  return s
+    .replace(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (_, y, m, d) => _date(y, _day(m), _day(d)))
+    .replace(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, (_, m, d, y) => _date(y, _day(m), _day(d)))
+    .replace(
+      new RegExp(`\\b${day}\\s+(?:of\\s+)?${MONTH_ALT}\\.?,?\\s+(\\d{4})\\b`, "g"),
+      (_, d, m, y) => _date(y, _month(m), _day(d)),
+    )
+    .replace(
+      new RegExp(`\\b${MONTH_ALT}\\.?\\s+${day},?\\s+(\\d{4})\\b`, "g"),
+      (_, m, d, y) => _date(y, _month(m), _day(d)),
+    )
+    .replace(
+      new RegExp(`\\b${MONTH_ALT}\\.?,?\\s+(\\d{4})\\b`, "g"),
+      (_, m, y) => _date(y, _month(m), undefined),
+    )
+    .replace(
+      new RegExp(`\\b${day}\\s+(?:of\\s+)?${MONTH_ALT}\\b`, "g"),
+      (_, d, m) => _date(undefined, _month(m), _day(d)),
+    )
+    .replace(
+      new RegExp(`\\b${MONTH_ALT}\\.?\\s+${day}\\b(?!:)`, "g"),
+      (_, m, d) => _date(undefined, _month(m), _day(d)),
+    );
+}
+
+/** Number words ("twenty-five", "seven") to digits. */
+function _numberWords(s: string): string {
+  return s
+    .replace(
+      new RegExp(
+        `\\b(${Object.keys(TENS).join("|")})[- ](${Object.keys(SMALL).join("|")})\\b`,
+        "g",
+      ),
+      (_, t, u) => String(TENS[t] + SMALL[u]),
+    )
+    .replace(new RegExp(`\\b(${Object.keys(TENS).join("|")})\\b`, "g"), (_, t) => String(TENS[t]))
+    .replace(
+      new RegExp(`\\b(${Object.keys(SMALL).join("|")})\\b`, "g"),
+      (_, u) => String(SMALL[u]),
+    );
+}
+
+/**
+ * Normalize free text into tokens: lower case, dates as `date:` tokens, number words as digits,
+ * thousands separators and trailing `.0` removed, currency symbols and punctuation dropped,
+ * `%` spelled "percent", articles removed.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "node:assert/strict";
+ * import { normalizeTokens } from "./normalize.ts";
+ * assertEquals(normalizeTokens("The meeting is on May 7th, 2023!"), ["meeting", "is", "on", "date:2023-05-07"]);
+ * assertEquals(normalizeTokens("$1,200.00 and twenty-one"), ["1200", "and", "21"]);
+ * ```
+ */
+export function normalizeTokens(text: string): string[] {
+  let s = text.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  s = s.replace(/\b(?:[a-z]\.){2,}/g, (m) => m.replaceAll(".", ""));
+  s = _numberWords(s);
+  s = _dates(s);
+  s = s
+    .replace(/(\d),(?=\d{3}\b)/g, "$1")
+    .replace(/(\d+)\.0+\b/g, "$1")
+    .replace(/%/g, " percent ")
+    .replace(/'s\b/g, "")
+    .replace(/[^a-z0-9:._\- ]+/g, " ")
+    .replace(/(?<![\d_])[.\-]|[.\-](?![\d_])/g, " ");
+  return s.split(/\s+/).filter((t) => t !== "" && !ARTICLES.has(t));
+}

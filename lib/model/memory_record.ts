@@ -1,0 +1,37 @@
+/** A memory record: what the writer stores, what management keeps, what retrieval exposes. */
+import { z } from "zod";
+import { Channel, StatedNumber } from "./source_unit.ts";
+
+/** Where a record came from. The kit keeps this itself; it never trusts a store's metadata. */
+export const Provenance = z.object({
+  /** Session the record was written from ("background" for the bank). */
+  session: z.string().min(1),
+  /** Channels of its source units, in first-seen order. */
+  channels: z.array(Channel),
+  /** True when every source unit is trusted. */
+  trusted: z.boolean(),
+  /** True when at least one source unit is a verified outcome (a confirmation, a tool result). */
+  verified: z.boolean(),
+  /** Logical write time: background 0, helpful session 1, risk session 2. */
+  writtenAt: z.number().int().nonnegative(),
+});
+/** Where a record came from. */
+export type Provenance = z.infer<typeof Provenance>;
+
+/** Role of a record in the controlled design. */
+export const RecordRole = z.enum(["helpful", "risk", "background"]);
+/** Role of a record in the controlled design. */
+export type RecordRole = z.infer<typeof RecordRole>;
+
+/** One memory record. `asserts`: the query answer it states (first asserting unit), or null. */
+export const MemoryRecord = z.object({
+  id: z.string().min(1),
+  text: z.string().min(1),
+  role: RecordRole,
+  sourceUnitIds: z.array(z.string()),
+  provenance: Provenance,
+  numbers: z.array(StatedNumber).default([]),
+  asserts: z.string().min(1).nullable().default(null),
+});
+/** One memory record. */
+export type MemoryRecord = z.infer<typeof MemoryRecord>;
