@@ -1,0 +1,31 @@
+/** The agent interface `F`: answer a query from the retrieved memory context. */
+import type { MemoryRecord } from "../model/memory_record.ts";
+import type { Instance } from "../model/instance.ts";
+import type { Condition } from "../model/trial_row.ts";
+
+/** What an agent receives for one trial. */
+export interface AgentInput {
+  /** The instance; agents must read only `query` (the rest is for simulators' bookkeeping). */
+  instance: Instance;
+  /** Retrieved context `X_s`, exactly as positioned by retrieval. */
+  context: MemoryRecord[];
+  condition: Condition;
+  pairId: string;
+  /** Seed for this pair; clean and poisoned twins receive the same seed. */
+  seed: number;
+}
+
+/** What an agent returns: the decision text and, when it has one, its trajectory. */
+export interface AgentOutput {
+  output: string;
+  trajectory?: unknown;
+}
+
+/** An agent: the offline reference reader or a real model. */
+export interface Agent {
+  /** Row label, e.g. `reference:balanced` or `llm:gpt-5.4`. */
+  id: string;
+  /** True for the offline simulator; every row it produces says so. */
+  simulated: boolean;
+  answer(input: AgentInput): Promise<AgentOutput>;
+}
