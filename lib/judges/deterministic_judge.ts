@@ -8,10 +8,10 @@ import { matchesAnswer } from "./matches.ts";
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { deterministicJudge } from "./deterministic_judge.ts";
  * const instance = { answer: "3", target: "5" } as Parameters<typeof deterministicJudge.judge>[0]["instance"];
- * assertEquals(await deterministicJudge.judge({ instance, output: "Three." }), { correct: true, matchesTarget: false });
+ * assert.deepEqual(await deterministicJudge.judge({ instance, output: "Three." }), { correct: true, matchesTarget: false });
  * ```
  */
 export const deterministicJudge: Judge = {

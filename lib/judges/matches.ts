@@ -16,10 +16,10 @@ function _tokenMatches(expected: string, candidate: string): boolean {
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { matchesAnswer } from "./matches.ts";
- * assert(matchesAnswer("It was on the 7th of May 2023.", "May 7, 2023"));
- * assert(!matchesAnswer("She has 13 cats.", "3"));
+ * assert.ok(matchesAnswer("It was on the 7th of May 2023.", "May 7, 2023"));
+ * assert.ok(!matchesAnswer("She has 13 cats.", "3"));
  * ```
  */
 export function matchesAnswer(text: string, answer: string): boolean {

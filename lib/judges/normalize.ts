@@ -111,10 +111,10 @@ function _numberWords(s: string): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { normalizeTokens } from "./normalize.ts";
- * assertEquals(normalizeTokens("The meeting is on May 7th, 2023!"), ["meeting", "is", "on", "date:2023-05-07"]);
- * assertEquals(normalizeTokens("$1,200.00 and twenty-one"), ["1200", "and", "21"]);
+ * assert.deepEqual(normalizeTokens("The meeting is on May 7th, 2023!"), ["meeting", "is", "on", "date:2023-05-07"]);
+ * assert.deepEqual(normalizeTokens("$1,200.00 and twenty-one"), ["1200", "and", "21"]);
  * ```
  */
 export function normalizeTokens(text: string): string[] {
