@@ -21,7 +21,7 @@ export interface PairContexts {
  *    taking the place of the LAST background record: it replaces background, never the helpful
  *    record. With no background in the list there is no slot and the risk stays out. When
  *    memory held fewer than K records, the risk record is added instead of replacing.
- * 3. One seeded slot permutation per pair places item j at slot `perm[j]` in both conditions.
+ * 3. One seeded slot permutation per draw key places item j at slot `perm[j]` in both conditions.
  * So both contexts hold exactly K records (or all of memory when it holds fewer), share the
  * helpful record, the background order and every position except the one slot the risk takes.
  *
@@ -33,7 +33,7 @@ export interface PairContexts {
  *   provenance: { session: "s", channels: ["user" as const], trusted: true, verified: true, writtenAt: 0 } });
  * const { clean, poisoned } = pairContexts({
  *   k: 3, helpful: rec("h", "helpful"), risk: rec("r", "risk"), helpfulExposed: true, riskExposed: true,
- *   cleanFill: ["b1", "b2", "b3"].map((id) => rec(id, "background")), seed: 1, pairId: "p",
+ *   cleanFill: ["b1", "b2", "b3"].map((id) => rec(id, "background")), seed: 1, drawKey: "i",
  * });
  * assert.equal(clean.length, 3);
  * assert.deepEqual(poisoned.map((r) => r.id).toSorted(), ["b1", "h", "r"]);
@@ -56,10 +56,13 @@ export function pairContexts(options: {
   poisonedFill?: readonly MemoryRecord[];
   /** Run seed. */
   seed: number;
-  /** Pair id; the slot permutation is drawn from it, shared by both conditions. */
-  pairId: string;
+  /**
+   * Key of the slot permutation, shared by both conditions. The runner passes the instance id,
+   * so slots are also common across operating points and agents (common random numbers).
+   */
+  drawKey: string;
 }): PairContexts {
-  const { k, helpful, risk, helpfulExposed, riskExposed, cleanFill, seed, pairId } = options;
+  const { k, helpful, risk, helpfulExposed, riskExposed, cleanFill, seed, drawKey } = options;
   if (!Number.isInteger(k) || k < 1) {
     throw new RangeError(`Cannot retrieve: K must be an integer >= 1, got ${k}`);
   }
@@ -73,7 +76,7 @@ export function pairContexts(options: {
   }
   const slots = shuffle(
     Array.from({ length: Math.max(clean.length, poisoned.length) }, (_, i) => i),
-    { prng: createPrng(deriveSeed(seed, "slots", pairId)) },
+    { prng: createPrng(deriveSeed(seed, "slots", drawKey)) },
   );
   const place = (items: MemoryRecord[]) =>
     items.map((record, j) => ({ record, slot: slots[j] }))

@@ -1,0 +1,59 @@
+/** The dataset registry: names the sweep CLI accepts, plus any instance file by path. */
+import type { Instance } from "../model/instance.ts";
+import type { DatasetLoader, DatasetOptions } from "./dataset.ts";
+import { loadDemo } from "./demo.ts";
+import { loadInstanceFile } from "./load_instance_file.ts";
+
+/** Built-in datasets by name. */
+export const DATASETS: Record<string, DatasetLoader> = {
+  demo: loadDemo,
+};
+
+/** The data directory: `MEMGAUGE_DATA`, default `data/raw/`. */
+export function dataDir(): string {
+  return Deno.env.get("MEMGAUGE_DATA") ?? "data/raw/";
+}
+
+/**
+ * Load a dataset by registry name, or an instance file when the name ends in `.json`. Every
+ * instance must hold at least `bankSize` background records; the bank is cut to that size.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadDataset } from "./datasets.ts";
+ * const instances = await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 });
+ * assert.ok(instances.length >= 20);
+ * ```
+ */
+export async function loadDataset(
+  options: Omit<DatasetOptions, "dataDir"> & {
+    /** Registry name (`demo`, `locomo`, `longmemeval`) or a path to an instance file. */
+    name: string;
+    /** Raw data directory; default `dataDir()`. */
+    dataDir?: string;
+  },
+): Promise<Instance[]> {
+  const { name, ...rest } = options;
+  const full = { ...rest, dataDir: options.dataDir ?? dataDir() };
+  if (name.endsWith(".json")) {
+    const file = await loadInstanceFile(name);
+    return file.instances.map((instance) => {
+      if (instance.background.length < full.bankSize) {
+        throw new RangeError(
+          `--bank-size: ${full.bankSize} exceeds the ${instance.background.length} background records of instance ${instance.id} in ${name}`,
+        );
+      }
+      return { ...instance, background: instance.background.slice(0, full.bankSize) };
+    });
+  }
+  const loader = DATASETS[name];
+  if (!loader) {
+    throw new RangeError(
+      `--dataset: unknown dataset ${JSON.stringify(name)} (expected one of ${
+        Object.keys(DATASETS).join(", ")
+      }, or a path ending in .json)`,
+    );
+  }
+  return await loader(full);
+}

@@ -1,0 +1,100 @@
+/** One stage sweep, end to end: the function both the CLI and the notebooks call. */
+import type { Agent } from "../agents/agent.ts";
+import { deterministicJudge } from "../judges/deterministic_judge.ts";
+import type { Judge } from "../judges/judge.ts";
+import type { Attack, Instance } from "../model/instance.ts";
+import type { OperatingPoint, Stage } from "../model/operating_point.ts";
+import type { TrialRow } from "../model/trial_row.ts";
+import type { ManagementPolicy } from "../stages/management/policy.ts";
+import type { Ranker } from "../stages/writing/ranker.ts";
+import type { Writer } from "../stages/writing/writer.ts";
+import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
+import { operatingPoints } from "./operating_points.ts";
+import { planSweep, stableId } from "./plan_sweep.ts";
+import type { Progress } from "./progress.ts";
+import { runSweep } from "./run_sweep.ts";
+import { sweepResources } from "./sweep_resources.ts";
+
+/** Options of a sweep. */
+export interface SweepOptions {
+  /** Stage to vary. */
+  stage: Stage;
+  /** Values of the varied `theta`; default 0, 0.1, ..., 1. */
+  grid?: readonly number[];
+  /** Policies for the management stage; default UM, PQ, NC, SC. */
+  policies?: readonly string[];
+  /** Asymmetric exposure: `theta_r-` values with `theta_r+` fixed; default none. */
+  thetaRRisk?: readonly number[];
+  /** Values of the stages held fixed; default the paper's defaults. */
+  base?: Partial<Omit<OperatingPoint, "stage">>;
+  /** Instances, banks already cut to `base.bankSize`. */
+  instances: readonly Instance[];
+  /** Dataset name for the rows. */
+  dataset: string;
+  /** Attacks; default both. */
+  attacks?: readonly Attack[];
+  /** Agents. */
+  agents: readonly Agent[];
+  /** Run seed; default 0. */
+  seed?: number;
+  /** Judge; default the deterministic matcher. */
+  judge?: Judge;
+  /** Writer; default verbatim. */
+  writer?: Writer;
+  /** Extra rankers by id; default none (offline rankers are always there). */
+  rankers?: Readonly<Record<string, Ranker>>;
+  /** Extra management policies by id; default none. */
+  extraPolicies?: Readonly<Record<string, ManagementPolicy>>;
+  /** Receives each pair's rows as they finish; default none. */
+  onRows?: (rows: TrialRow[]) => void | Promise<void>;
+  /** Progress sink; default silent. */
+  progress?: Progress;
+}
+
+/**
+ * Run a sweep and return its rows. The run id hashes everything that determines the rows, so
+ * the same options and seed give the same run id and byte-identical rows (except `latencyMs`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveAgents } from "../agents/resolve_agents.ts";
+ * import { loadDataset } from "../data/datasets.ts";
+ * import { sweep } from "./sweep.ts";
+ * const instances = (await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 })).slice(0, 3);
+ * const rows = await sweep({ stage: "management", instances, dataset: "demo", agents: resolveAgents({ specs: ["reference:careful"] }) });
+ * assert.equal(rows.length, 2 * 4 * 3 * 2); // attacks x policies x instances x conditions
+ * ```
+ */
+export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
+  const { stage, instances, dataset, agents, seed = 0, attacks = ["minja", "sleeper"] } = options;
+  const points = operatingPoints({
+    stage,
+    grid: options.grid,
+    policies: options.policies,
+    thetaRRisk: options.thetaRRisk,
+    base: options.base,
+  });
+  const writer = options.writer ?? verbatimWriter;
+  const judge = options.judge ?? deterministicJudge;
+  const runId = stableId({
+    seed,
+    dataset,
+    attacks,
+    agents: agents.map((a) => a.id),
+    points,
+    instances: instances.map((i) => i.id),
+    judge: judge.id,
+    writer: writer.id,
+  });
+  const resources = sweepResources({
+    judge,
+    writer,
+    rankers: options.rankers,
+    policies: options.extraPolicies,
+  });
+  for (const point of points) resources.policy(point.policy);
+  for (const point of points) resources.ranker(point.ranker);
+  const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances });
+  return await runSweep({ tasks, resources, onRows: options.onRows, progress: options.progress });
+}

@@ -1,0 +1,102 @@
+/** Shared, cached resources of a sweep: rankings, unit writes, fill orders, policies, judge. */
+import type { Judge } from "../judges/judge.ts";
+import type { Instance } from "../model/instance.ts";
+import type { MemoryRecord } from "../model/memory_record.ts";
+import type { Trace } from "../model/trace.ts";
+import type { ManagementPolicy } from "../stages/management/policy.ts";
+import { resolvePolicy } from "../stages/management/policies.ts";
+import { type FillMode, fillOrder } from "../stages/retrieval/fill_order.ts";
+import type { Ranker } from "../stages/writing/ranker.ts";
+import { chronologicalRanker } from "../stages/writing/rankers/chronological.ts";
+import { randomRanker } from "../stages/writing/rankers/random.ts";
+import { usefulnessRanker } from "../stages/writing/rankers/usefulness.ts";
+import { WriteOnceCache } from "../stages/writing/write_once_cache.ts";
+import type { Writer } from "../stages/writing/writer.ts";
+
+/** The offline rankers by id. */
+export const OFFLINE_RANKERS: Readonly<Record<string, Ranker>> = {
+  usefulness: usefulnessRanker,
+  random: randomRanker,
+  chronological: chronologicalRanker,
+};
+
+/** Caches that make a sweep rank each trace once and write each unit once. */
+export interface SweepResources {
+  judge: Judge;
+  writes: WriteOnceCache;
+  ranker(id: string): Ranker;
+  ranking(ranker: Ranker, trace: Trace, seed: number): Promise<string[]>;
+  policy(id: string): ManagementPolicy;
+  fillOrder(instance: Instance, mode: FillMode, seed: number): MemoryRecord[];
+}
+
+/**
+ * Create the shared resources of a sweep.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { deterministicJudge } from "../judges/deterministic_judge.ts";
+ * import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
+ * import { sweepResources } from "./sweep_resources.ts";
+ * const resources = sweepResources({ judge: deterministicJudge, writer: verbatimWriter });
+ * assert.equal(resources.policy("NC").id, "NC");
+ * ```
+ */
+export function sweepResources(options: {
+  /** The judge; the deterministic matcher offline. */
+  judge: Judge;
+  /** The writer `W`. */
+  writer: Writer;
+  /** Rankers by id; default the offline rankers. */
+  rankers?: Readonly<Record<string, Ranker>>;
+  /** Extra management policies by id; default none. */
+  policies?: Readonly<Record<string, ManagementPolicy>>;
+}): SweepResources {
+  const rankers = { ...OFFLINE_RANKERS, ...options.rankers };
+  const rankings = new Map<string, Promise<string[]>>();
+  const fills = new Map<string, MemoryRecord[]>();
+  return {
+    judge: options.judge,
+    writes: new WriteOnceCache({ writer: options.writer }),
+    ranker(id) {
+      const ranker = rankers[id];
+      if (!ranker) {
+        throw new RangeError(
+          `ranker: unknown ranker ${JSON.stringify(id)} (expected one of ${
+            Object.keys(rankers).join(", ")
+          })`,
+        );
+      }
+      return ranker;
+    },
+    ranking(ranker, trace, seed) {
+      const key = JSON.stringify([ranker.id, trace.id, seed]);
+      let ranking = rankings.get(key);
+      if (!ranking) {
+        ranking = ranker.rank(trace, { seed }).then((ids) => {
+          const expected = new Set(trace.units.map((u) => u.id));
+          if (ids.length !== expected.size || !ids.every((id) => expected.delete(id))) {
+            throw new RangeError(
+              `ranker ${ranker.id}: ranking of ${trace.id} is not a permutation of its units`,
+            );
+          }
+          return ids;
+        });
+        ranking.catch(() => rankings.delete(key));
+        rankings.set(key, ranking);
+      }
+      return ranking;
+    },
+    policy: (id) => resolvePolicy({ id, extra: options.policies }),
+    fillOrder(instance, mode, seed) {
+      const key = JSON.stringify([instance.id, instance.background.length, mode, seed]);
+      let order = fills.get(key);
+      if (!order) {
+        order = fillOrder({ instance, mode, seed });
+        fills.set(key, order);
+      }
+      return order;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { admit } from "../../lib/stages/writing/admit.ts";
+import { admittedCount } from "../../lib/stages/writing/admitted_count.ts";
+import { chronologicalRanker } from "../../lib/stages/writing/rankers/chronological.ts";
+import { randomRanker } from "../../lib/stages/writing/rankers/random.ts";
+import { usefulnessRanker } from "../../lib/stages/writing/rankers/usefulness.ts";
+import { WriteOnceCache } from "../../lib/stages/writing/write_once_cache.ts";
+import { writeTraceRecord } from "../../lib/stages/writing/write_trace_record.ts";
+import type { Writer } from "../../lib/stages/writing/writer.ts";
+import { syntheticInstance } from "../support/synthetic_instance.ts";
+
+const FC = { seed: 20261129, numRuns: 200 };
+const theta = fc.integer({ min: 0, max: 100 }).map((x) => x / 100);
+
+Deno.test("admit() takes ceil(theta * |Z|) units, nested across theta", () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 40 }), theta, theta, (n, a, b) => {
+      const [lo, hi] = a <= b ? [a, b] : [b, a];
+      const ranking = Array.from({ length: n }, (_, i) => `u${(i * 7) % n}-${i}`);
+      const small = admit({ ranking, theta: lo });
+      const large = admit({ ranking, theta: hi });
+      assert.equal(small.length, Math.ceil(Math.round(lo * n * 1e6) / 1e6));
+      assert.equal(large.length, admittedCount({ theta: hi, units: n }));
+      assert.deepEqual(large.slice(0, small.length), small);
+    }),
+    FC,
+  );
+});
+
+Deno.test("admittedCount() rejects theta outside [0, 1] naming the value", () => {
+  assert.throws(
+    () => admittedCount({ theta: 1.2, units: 3 }),
+    /theta_w must be in \[0, 1\], got 1.2/,
+  );
+});
+
+Deno.test("rankers return a permutation of the trace's units", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 30 }),
+      fc.integer({ min: 0, max: 1e6 }),
+      async (n, seed) => {
+        const trace =
+          syntheticInstance({ id: "i", seed, helpfulUnits: n, riskUnits: 1, bank: 1 }).helpful;
+        for (const ranker of [usefulnessRanker, randomRanker, chronologicalRanker]) {
+          const ranking = await ranker.rank(trace, { seed });
+          assert.deepEqual(ranking.toSorted(), trace.units.map((u) => u.id).toSorted());
+        }
+      },
+    ),
+    { ...FC, numRuns: 50 },
+  );
+});
+
+Deno.test("usefulnessRanker ranks a dated fact above small talk", async () => {
+  const unit = (id: string, text: string) => ({
+    id,
+    text,
+    channel: "user" as const,
+    trusted: true,
+    verified: false,
+    numbers: [],
+    asserts: null,
+  });
+  const trace = {
+    id: "t",
+    session: "s",
+    kind: "helpful" as const,
+    units: [
+      unit("a", "Hi there!"),
+      unit("b", "How are you?"),
+      unit("c", "My flight to Lisbon leaves on 3 June."),
+    ],
+  };
+  assert.equal((await usefulnessRanker.rank(trace, { seed: 0 }))[0], "c");
+});
+
+Deno.test("WriteOnceCache writes each unit once across every coverage level", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 25 }),
+      fc.integer({ min: 0, max: 1e6 }),
+      async (n, seed) => {
+        const trace =
+          syntheticInstance({ id: "i", seed, helpfulUnits: n, riskUnits: 1, bank: 1 }).helpful;
+        let calls = 0;
+        const writer: Writer = { id: "counting", write: (u) => (calls++, Promise.resolve(u.text)) };
+        const cache = new WriteOnceCache({ writer });
+        const ranking = await randomRanker.rank(trace, { seed });
+        for (let level = 0; level <= 10; level++) {
+          await writeTraceRecord({ trace, admitted: admit({ ranking, theta: level / 10 }), cache });
+        }
+        assert.equal(calls, n);
+        assert.equal(cache.calls, n);
+      },
+    ),
+    { ...FC, numRuns: 50 },
+  );
+});
+
+Deno.test("WriteOnceCache retries a unit whose write failed", async () => {
+  let calls = 0;
+  const writer: Writer = {
+    id: "flaky",
+    write: () => ++calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve("ok"),
+  };
+  const cache = new WriteOnceCache({ writer });
+  const trace =
+    syntheticInstance({ id: "i", seed: 1, helpfulUnits: 1, riskUnits: 1, bank: 1 }).helpful;
+  await assert.rejects(cache.write(trace.units[0], { trace }), /boom/);
+  assert.equal(await cache.write(trace.units[0], { trace }), "ok");
+});
+
+Deno.test("writeTraceRecord() joins admitted units in rank order with their provenance", async () => {
+  const trace =
+    syntheticInstance({ id: "i", seed: 3, helpfulUnits: 6, riskUnits: 1, bank: 1 }).helpful;
+  const ranking = await randomRanker.rank(trace, { seed: 3 });
+  const admitted = admit({ ranking, theta: 0.5 });
+  const cache = new WriteOnceCache({ writer: { id: "id", write: (u) => Promise.resolve(u.id) } });
+  const record = (await writeTraceRecord({ trace, admitted, cache }))!;
+  assert.equal(record.text, admitted.join("\n"));
+  assert.deepEqual(record.sourceUnitIds, admitted);
+  const units = admitted.map((id) => trace.units.find((u) => u.id === id)!);
+  assert.equal(record.provenance.trusted, units.every((u) => u.trusted));
+  assert.equal(record.provenance.verified, units.some((u) => u.verified));
+  assert.equal(record.role, "helpful");
+});
