@@ -4,7 +4,6 @@
  * judge. Pairing is structural: both rows come out of one call.
  */
 import type { Agent } from "../agents/agent.ts";
-import type { Judge } from "../judges/judge.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
@@ -137,5 +136,3 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
   };
   return [await row("clean"), await row("poisoned")];
 }
-
-export type { Judge };
