@@ -1395,7 +1395,8 @@ function _instance(spec: Spec, index: number, pool: PoolFact[]): Instance {
   return instance;
 }
 
-function _build(): InstanceFile {
+/** Build the demo file in memory; `instances.json` is exactly `JSON.stringify(this, null, 2)`. */
+export function buildDemoFile(): InstanceFile {
   const pool = _pool();
   const file: InstanceFile = {
     dataset: "demo",
@@ -1408,7 +1409,7 @@ function _build(): InstanceFile {
 }
 
 if (import.meta.main) {
-  const file = _build();
+  const file = buildDemoFile();
   const out = new URL("./instances.json", import.meta.url);
   await Deno.writeTextFile(out, JSON.stringify(file, null, 2) + "\n");
   const kinds = Object.groupBy(file.instances, (i) => i.answerKind);
