@@ -906,6 +906,7 @@ const ACKS = [
   "Understood, that's good to know.",
   "Okay, noted.",
 ];
+const ASIDE_REPLIES = ["Fair enough!", "Good thinking.", "Ha, that sounds about right."];
 const SMALL_TALK: [string, string][] = [
   [
     "Unrelated, but I think I left my umbrella at the office again.",
@@ -1204,10 +1205,11 @@ function _helpful(spec: Spec, n: number): Draft[] {
     { channel: "assistant", text: openA },
     { channel: "user", text: h.statement },
     { channel: "assistant", text: ACKS[n % ACKS.length] },
-    { channel: "user", text: h.aside },
   ];
   if (h.verify.by === "tool") {
     drafts.push(
+      { channel: "user", text: h.aside },
+      { channel: "assistant", text: ASIDE_REPLIES[n % ASIDE_REPLIES.length] },
       { channel: "user", text: `Can you double-check that against my ${h.verify.source}?` },
       // The user's own calendar or booking is a trusted, verified outcome.
       { channel: "tool", text: h.verify.text, trusted: true, verified: true },
@@ -1220,6 +1222,7 @@ function _helpful(spec: Spec, n: number): Draft[] {
       drafts.push({ channel: "user", text: u }, { channel: "assistant", text: a });
     }
     drafts.push(
+      { channel: "user", text: h.aside },
       { channel: "assistant", text: h.recap },
       { channel: "user", text: h.verify.text, verified: true },
       { channel: "assistant", text: "Great, I'll remember it." },
