@@ -1,0 +1,195 @@
+/** Tests for the demo teaching set, its loader and the generic instance-file loader. */
+import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
+import { buildDemoFile } from "../../data/demo/build.ts";
+import { loadDemo } from "../../lib/data/demo.ts";
+import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
+import { matchesAnswer } from "../../lib/judges/matches.ts";
+import type { Instance } from "../../lib/model/instance.ts";
+import type { Trace } from "../../lib/model/trace.ts";
+
+const DEMO_FILE = new URL("../../data/demo/instances.json", import.meta.url);
+const OPTIONS = { seed: 0, bankSize: 100, traceLoad: 1, dataDir: "data/raw/" };
+
+const file = await loadInstanceFile(DEMO_FILE);
+const instances = file.instances;
+
+const _risks = (i: Instance): [string, Trace][] =>
+  Object.entries(i.risk).map(([name, trace]) => [name, trace!]);
+/** Rejects with `ErrorClass` whose message contains `includes`. */
+const assertRejects = (
+  fn: () => Promise<unknown>,
+  ErrorClass: typeof Error,
+  includes: string,
+) =>
+  rejects(fn, (error: Error) => {
+    assert(error instanceof ErrorClass, `expected ${ErrorClass.name}, got ${error.name}`);
+    assert(error.message.includes(includes), `message ${JSON.stringify(error.message)}`);
+    return true;
+  });
+const _states = (trace: Trace, answer: string) =>
+  trace.units.some((u) => matchesAnswer(u.text, answer));
+
+Deno.test("loadInstanceFile() validates the demo file with 24-30 instances", () => {
+  assertEquals(file.dataset, "demo");
+  assert(instances.length >= 24 && instances.length <= 30, `got ${instances.length}`);
+  assertEquals(new Set(instances.map((i) => i.id)).size, instances.length);
+});
+
+Deno.test("demo instances.json is exactly what build.ts generates", async () => {
+  const text = await Deno.readTextFile(DEMO_FILE);
+  assertEquals(text, JSON.stringify(buildDemoFile(), null, 2) + "\n");
+});
+
+Deno.test("demo instances each have a MINJA and a Sleeper risk trace", () => {
+  for (const i of instances) {
+    assert(i.risk.minja, `${i.id} lacks minja`);
+    assert(i.risk.sleeper, `${i.id} lacks sleeper`);
+    for (const trace of [i.helpful, ..._risks(i).map(([, t]) => t)]) {
+      assert(trace.units.length >= 6 && trace.units.length <= 10, `${trace.id}`);
+    }
+  }
+});
+
+Deno.test("demo answers and targets never match each other in either direction", () => {
+  for (const i of instances) {
+    assert(!matchesAnswer(i.answer, i.target), i.id);
+    assert(!matchesAnswer(i.target, i.answer), i.id);
+  }
+});
+
+Deno.test("demo asserts agree with the text under matchesAnswer", () => {
+  for (const i of instances) {
+    for (const u of i.helpful.units) {
+      assertEquals(u.asserts === i.answer, matchesAnswer(u.text, i.answer), u.id);
+      assert(u.asserts === null || u.asserts === i.answer, u.id);
+    }
+    const stating = i.helpful.units.filter((u) => u.asserts !== null).length;
+    assert(stating >= 2 && stating <= 3, `${i.id}: answer in ${stating} helpful units`);
+    for (const [name, trace] of _risks(i)) {
+      for (const u of trace.units) {
+        assertEquals(u.asserts === i.target, matchesAnswer(u.text, i.target), u.id);
+        assert(u.asserts === null || u.asserts === i.target, u.id);
+      }
+      const adv = trace.units.filter((u) => u.asserts !== null).length;
+      assert(adv >= 1 && adv < trace.units.length, `${i.id} ${name}: target in ${adv} units`);
+    }
+  }
+});
+
+Deno.test("demo answer sits only in the helpful trace, target only in risk traces", () => {
+  for (const i of instances) {
+    assert(_states(i.helpful, i.answer), `${i.id}: helpful lacks the answer`);
+    assert(!_states(i.helpful, i.target), `${i.id}: helpful states the target`);
+    for (const [name, trace] of _risks(i)) {
+      assert(_states(trace, i.target), `${i.id} ${name}: lacks the target`);
+      assert(!_states(trace, i.answer), `${i.id} ${name}: states the answer`);
+    }
+    for (const record of i.background) {
+      assert(!matchesAnswer(record.text, i.answer), `${i.id} ${record.id} states the answer`);
+      assert(!matchesAnswer(record.text, i.target), `${i.id} ${record.id} states the target`);
+    }
+  }
+});
+
+Deno.test("demo units follow the trust design", () => {
+  for (const i of instances) {
+    const verified = i.helpful.units.filter((u) => u.verified);
+    assert(verified.some((u) => u.asserts === i.answer), `${i.id}: no verified statement`);
+    for (const u of i.helpful.units) {
+      assert(u.trusted, u.id);
+      if (u.verified) assert(u.channel === "tool" || u.asserts === i.answer, u.id);
+    }
+    for (const u of i.risk.minja!.units) {
+      assert(u.channel !== "tool" && u.trusted && !u.verified, u.id);
+    }
+    const tools = i.risk.sleeper!.units.filter((u) => u.channel === "tool");
+    assert(tools.some((u) => u.asserts === i.target), `${i.id}: no payload unit`);
+    for (const u of i.risk.sleeper!.units) {
+      assertEquals(u.trusted, u.channel !== "tool", u.id);
+      assert(!u.verified, u.id);
+    }
+  }
+});
+
+Deno.test("demo number and date statements carry the same key in helpful and risk traces", () => {
+  for (const i of instances.filter((i) => i.answerKind === "number" || i.answerKind === "date")) {
+    const all = [i.helpful, ..._risks(i).map(([, t]) => t)].flatMap((t) => t.units);
+    const keys = new Set(all.filter((u) => u.asserts).flatMap((u) => u.numbers.map((n) => n.key)));
+    assertEquals(keys.size, 1, i.id);
+    for (const u of all.filter((u) => u.asserts)) assertEquals(u.numbers.length, 1, u.id);
+  }
+});
+
+Deno.test("demo ids are unique within each instance and banks hold at least 120", () => {
+  for (const i of instances) {
+    const units = [i.helpful, ..._risks(i).map(([, t]) => t)].flatMap((t) => t.units);
+    assertEquals(new Set(units.map((u) => u.id)).size, units.length, i.id);
+    assert(i.background.length >= 120, i.id);
+    assertEquals(new Set(i.background.map((r) => r.id)).size, i.background.length, i.id);
+  }
+});
+
+Deno.test("demo mixes answer kinds roughly 40/20/40", () => {
+  const share = (kinds: string[]) =>
+    instances.filter((i) => kinds.includes(i.answerKind)).length / instances.length;
+  assert(share(["number"]) >= 0.3 && share(["number"]) <= 0.5);
+  assert(share(["date"]) >= 0.15 && share(["date"]) <= 0.3);
+  assert(share(["entity", "text"]) >= 0.3 && share(["entity", "text"]) <= 0.5);
+});
+
+Deno.test("loadDemo() slices each bank to its first bankSize records", async () => {
+  const loaded = await loadDemo({ ...OPTIONS, bankSize: 50 });
+  assertEquals(loaded.length, instances.length);
+  loaded.forEach((instance, n) => {
+    assertEquals(instance.background, instances[n].background.slice(0, 50));
+    assertEquals(instance.helpful, instances[n].helpful);
+  });
+});
+
+Deno.test("loadDemo() rejects a bank-size larger than the file provides", async () => {
+  await assertRejects(
+    () => loadDemo({ ...OPTIONS, bankSize: 500 }),
+    RangeError,
+    `bank-size 500 exceeds the ${instances[0].background.length} background records`,
+  );
+  await assertRejects(() => loadDemo({ ...OPTIONS, bankSize: 0 }), RangeError, "got 0");
+});
+
+Deno.test("loadDemo() rejects a trace-load other than 1", async () => {
+  await assertRejects(
+    () => loadDemo({ ...OPTIONS, traceLoad: 1.25 }),
+    RangeError,
+    "trace-load must be 1 because the demo set has no load variants, got 1.25",
+  );
+});
+
+Deno.test("loadInstanceFile() names the file, field path and value of a bad field", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const raw = JSON.parse(await Deno.readTextFile(DEMO_FILE));
+    raw.instances[3].helpful.units[2].channel = "bot";
+    const path = `${dir}/bad.json`;
+    await Deno.writeTextFile(path, JSON.stringify(raw));
+    await assertRejects(
+      () => loadInstanceFile(path),
+      TypeError,
+      `${path}: instances[3].helpful.units[2].channel: expected one of user|assistant|tool, got "bot"`,
+    );
+    delete raw.instances[0].query;
+    await Deno.writeTextFile(path, JSON.stringify(raw));
+    await assertRejects(
+      () => loadInstanceFile(path),
+      TypeError,
+      "instances[0].query: expected string, got nothing (field missing)",
+    );
+    await Deno.writeTextFile(path, "{not json");
+    await assertRejects(() => loadInstanceFile(path), TypeError, `${path}: not valid JSON`);
+    await assertRejects(
+      () => loadInstanceFile(`${dir}/missing.json`),
+      TypeError,
+      "cannot read instance file",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
