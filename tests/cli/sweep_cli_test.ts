@@ -47,6 +47,7 @@ Deno.test("sweep CLI writes rows and a summary, byte-identical across runs excep
   ];
   const a = await sweepCli([...common, "--out", `${dir}/a.jsonl`]);
   const b = await sweepCli([...common, "--out", `${dir}/b.jsonl`]);
+  assert.equal(b.code, 0, b.stderr);
   assert.equal(a.code, 0, a.stderr);
   assert.match(a.stdout, /offline reference agent/);
   assert.match(a.stdout, /thetaW=0.5/);
