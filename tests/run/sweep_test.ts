@@ -155,3 +155,23 @@ Deno.test("sweep() at full coverage and exposure puts the poison in front of the
   assert.ok(poisoned.every((r) => r.riskInContext && r.helpfulInContext));
   assert.ok(poisoned.some((r) => r.matchesTarget));
 });
+
+Deno.test("sweep() holds all of memory when it has fewer than K records", async () => {
+  const small = Array.from(
+    { length: 10 },
+    (_, i) => syntheticInstance({ id: `t${i}`, seed: i, helpfulUnits: 4, riskUnits: 4, bank: 2 }),
+  );
+  const rows = await sweep({
+    stage: "retrieval",
+    base: { k: 5, bankSize: 2 },
+    instances: small,
+    dataset: "synthetic",
+    agents,
+  });
+  for (const r of rows) {
+    const available = 2 + (r.helpfulInContext ? 1 : 0) + (r.riskInContext ? 1 : 0);
+    assert.equal(r.contextSize, Math.min(5, available));
+    assert.equal(r.helpfulInContext, r.helpfulExposed);
+    if (r.condition === "poisoned") assert.equal(r.riskInContext, r.riskExposed);
+  }
+});
