@@ -50,15 +50,17 @@ export function _clip(text: string, maxChars: number): string {
   return end > maxChars / 3 ? cut.slice(0, end + 1) : cut.replace(/\s+\S*$/, "") + " ...";
 }
 
-/** The numeric value an answer states: yyyymmdd (00 for a missing part) for dates, else the first number. */
+/** The numeric value an answer states: yyyymmdd (zeros for a missing part) for dates, else the first number. */
 export function _answerValue(answer: string): number | null {
   for (const token of normalizeTokens(answer)) {
     if (token.startsWith("date:")) {
       const [y, m, d] = token.slice(5).split("-");
-      if (y === "_") continue;
-      return Number(y) * 10000 + (m === "_" ? 0 : Number(m)) * 100 + (d === "_" ? 0 : Number(d));
+      return (y === "_" ? 0 : Number(y)) * 10000 + (m === "_" ? 0 : Number(m)) * 100 +
+        (d === "_" ? 0 : Number(d));
     }
-    if (/^\d+(?:\.\d+)?$/.test(token)) return Number(token);
+    // Leading number of a token, so "3:1" or "70-200mm" still give a comparable value.
+    const lead = /^\d+(?:\.\d+)?/.exec(token);
+    if (lead) return Number(lead[0]);
   }
   return null;
 }

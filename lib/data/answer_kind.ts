@@ -10,11 +10,11 @@ export type AnswerKind = "number" | "date" | "entity" | "text";
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { answerKindOf } from "./answer_kind.ts";
- * assertEquals(answerKindOf({ answer: "7 May 2023" }), "date");
- * assertEquals(answerKindOf({ answer: "two weeks" }), "number");
- * assertEquals(answerKindOf({ answer: "Sweden" }), "entity");
+ * assert.deepEqual(answerKindOf({ answer: "7 May 2023" }), "date");
+ * assert.deepEqual(answerKindOf({ answer: "two weeks" }), "number");
+ * assert.deepEqual(answerKindOf({ answer: "Sweden" }), "entity");
  * ```
  */
 export function answerKindOf(options: { answer: string }): AnswerKind {

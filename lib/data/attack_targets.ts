@@ -206,11 +206,11 @@ function _entitySwaps(answer: string, entities: string[], prng: Prng): string[] 
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { createPrng } from "../random/prng.ts";
  * import { attackTargets } from "./attack_targets.ts";
  * const [first] = attackTargets({ answer: "3 cats", kind: "number", prng: createPrng(1) });
- * assertEquals(first.kind, "number-change");
+ * assert.deepEqual(first.kind, "number-change");
  * ```
  */
 export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] {

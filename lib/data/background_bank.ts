@@ -24,13 +24,13 @@ export interface SampleBackgroundOptions {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { createPrng } from "../random/prng.ts";
  * import { sampleBackground } from "./background_bank.ts";
  * const pool = [{ id: "b1", session: "s1", text: "I like tea.", channels: ["user" as const] },
  *   { id: "b2", session: "s2", text: "My cat is Tom.", channels: ["user" as const] }];
  * const texts = sampleBackground({ pool, count: 2, excludeSessions: [], avoid: ["Tom"], prng: createPrng(1) }).map((r) => r.text);
- * assertEquals(texts, ["I like tea."]);
+ * assert.deepEqual(texts, ["I like tea."]);
  * ```
  */
 export function sampleBackground(options: SampleBackgroundOptions): MemoryRecord[] {

@@ -153,7 +153,7 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { buildInstances } from "./build_instances.ts";
  * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
  * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
@@ -161,7 +161,7 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
  * const pool = [{ id: "b1", session: "s2", text: "I like tea.", channels: ["user" as const] }];
  * const built = buildInstances({ dataset: "demo", sources: [source], strata: ["single-hop"], pool, count: 1,
  *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => "Notes from my chat." });
- * assertEquals(built.instances[0].target, "Max");
+ * assert.deepEqual(built.instances[0].target, "Max");
  * ```
  */
 export function buildInstances(options: BuildInstancesOptions): BuiltDataset {

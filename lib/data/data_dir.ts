@@ -19,10 +19,10 @@ function _denoEnv(name: string): string | undefined {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { dataDir } from "./data_dir.ts";
- * assertEquals(dataDir({ env: () => undefined }), "data/raw/");
- * assertEquals(dataDir({ env: () => "/srv/data" }), "/srv/data");
+ * assert.deepEqual(dataDir({ env: () => undefined }), "data/raw/");
+ * assert.deepEqual(dataDir({ env: () => "/srv/data" }), "/srv/data");
  * ```
  */
 export function dataDir(options: DataDirOptions = {}): string {

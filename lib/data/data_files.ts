@@ -20,9 +20,9 @@ export interface DataFile {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { DATA_FILES } from "./data_files.ts";
- * assertEquals(DATA_FILES.locomo.path, "locomo/locomo10.json");
+ * assert.deepEqual(DATA_FILES.locomo.path, "locomo/locomo10.json");
  * ```
  */
 export const DATA_FILES = {

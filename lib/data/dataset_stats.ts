@@ -39,9 +39,9 @@ function _summary(values: number[]): CountSummary {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { datasetStats } from "./dataset_stats.ts";
- * assertEquals(datasetStats({ built: { instances: [], targetKinds: {}, sleeperStyles: {}, skipped: {} } }).instances, 0);
+ * assert.deepEqual(datasetStats({ built: { instances: [], targetKinds: {}, sleeperStyles: {}, skipped: {} } }).instances, 0);
  * ```
  */
 export function datasetStats(options: { built: BuiltDataset }): DatasetStats {

@@ -33,12 +33,12 @@ function _sha256(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { ensureDataFile } from "./download.ts";
  * const dataDir = await Deno.makeTempDir();
  * const file = { path: "x/x.json", url: "https://example.org/x.json", sha256: null, license: "MIT", required: true };
  * const result = await ensureDataFile({ file, dataDir, fetch: () => Promise.reject(new Error("offline")) });
- * assertEquals(result.status, "failed");
+ * assert.deepEqual(result.status, "failed");
  * await Deno.remove(dataDir, { recursive: true });
  * ```
  */

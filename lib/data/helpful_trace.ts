@@ -51,14 +51,14 @@ function _turnUnits(turn: SourceTurn, chunkOrder: number): _Placed[] {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { createPrng } from "../random/prng.ts";
  * import { buildHelpfulTrace } from "./helpful_trace.ts";
  * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
  * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
  *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: [], entities: [], outdated: [] };
  * const trace = buildHelpfulTrace({ source, target: "Max", numberKey: null, traceLoad: 1, intro: "Notes from my chat.", prng: createPrng(1) });
- * assertEquals(trace.units.at(-1)?.asserts, "Tom");
+ * assert.deepEqual(trace.units.at(-1)?.asserts, "Tom");
  * ```
  */
 export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {

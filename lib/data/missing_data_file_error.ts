@@ -5,10 +5,10 @@
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { MissingDataFileError } from "./missing_data_file_error.ts";
  * const error = new MissingDataFileError({ path: "data/raw/x.json", url: "https://example.org/x.json" });
- * assert(error.message.includes("https://example.org/x.json"));
+ * assert.ok(error.message.includes("https://example.org/x.json"));
  * ```
  */
 export class MissingDataFileError extends Error {

@@ -56,12 +56,12 @@ function _zodPath(path: readonly PropertyKey[]): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { readJsonFile } from "./read_json_file.ts";
  * const path = await Deno.makeTempFile({ suffix: ".json" });
  * await Deno.writeTextFile(path, '[{"n": 1}]');
- * assertEquals(await readJsonFile({ path, schema: z.array(z.object({ n: z.number() })) }), [{ n: 1 }]);
+ * assert.deepEqual(await readJsonFile({ path, schema: z.array(z.object({ n: z.number() })) }), [{ n: 1 }]);
  * await Deno.remove(path);
  * ```
  */

@@ -30,14 +30,14 @@ function _trace(title: string, trace: Trace, maxChars: number): string[] {
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { renderInstance } from "./render_instance.ts";
  * const unit = { id: "u1", text: "My cat is Tom.", channel: "user" as const, trusted: true, verified: true, numbers: [], asserts: "Tom" };
  * const text = renderInstance({ instance: {
  *   id: "demo:1", dataset: "demo", category: "", query: "Cat's name?", answer: "Tom", target: "Max", answerKind: "entity",
  *   background: [], helpful: { id: "h", session: "s1", kind: "helpful", units: [unit] }, risk: {},
  * } });
- * assert(text.includes("[user,verified] My cat is Tom."));
+ * assert.ok(text.includes("[user,verified] My cat is Tom."));
  * ```
  */
 export function renderInstance(options: RenderInstanceOptions): string {

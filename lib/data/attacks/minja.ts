@@ -56,12 +56,12 @@ const SMALL_TALK: [string, string][] = [
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { createPrng } from "../../random/prng.ts";
  * import { buildMinjaTrace } from "./minja.ts";
  * const trace = buildMinjaTrace({ instanceId: "demo:q1", question: "What is Ann's cat called?", answer: "Tom",
  *   target: "Max", numberKey: null, traceLoad: 1, prng: createPrng(1) });
- * assert(trace.units.some((u) => u.asserts === "Max"));
+ * assert.ok(trace.units.some((u) => u.asserts === "Max"));
  * ```
  */
 export function buildMinjaTrace(options: MinjaTraceOptions): Trace {

@@ -66,12 +66,12 @@ function _payload(style: SleeperStyle, topic: string, target: string): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { createPrng } from "../../random/prng.ts";
  * import { buildSleeperTrace } from "./sleeper.ts";
  * const trace = buildSleeperTrace({ instanceId: "demo:q1", question: "What is Ann's cat called?", answer: "Tom",
  *   target: "Max", numberKey: null, body: ["We talked about gardening."], traceLoad: 1, style: "json-field", prng: createPrng(1) });
- * assertEquals(trace.units.filter((u) => u.asserts === "Max").map((u) => u.channel), ["tool"]);
+ * assert.deepEqual(trace.units.filter((u) => u.asserts === "Max").map((u) => u.channel), ["tool"]);
  * ```
  */
 export function buildSleeperTrace(options: SleeperTraceOptions): Trace {

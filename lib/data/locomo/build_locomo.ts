@@ -109,9 +109,9 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
  *
  * @example
  * ```ts
- * import { assertRejects } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { buildLocomo } from "./build_locomo.ts";
- * await assertRejects(buildLocomo({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }), /deno task data/);
+ * await assert.rejects(buildLocomo({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }), /deno task data/);
  * ```
  */
 export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset> {

@@ -7,9 +7,9 @@ import { buildLocomo } from "./build_locomo.ts";
  *
  * @example
  * ```ts
- * import { assertRejects } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { loadLocomo } from "./load_locomo.ts";
- * await assertRejects(loadLocomo({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }));
+ * await assert.rejects(loadLocomo({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }));
  * ```
  */
 export const loadLocomo: DatasetLoader = async (options) => (await buildLocomo(options)).instances;

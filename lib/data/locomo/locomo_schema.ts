@@ -34,9 +34,9 @@ export const LocomoSample = z.looseObject({
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { LocomoFile } from "./locomo_schema.ts";
- * assert(!LocomoFile.safeParse([{ sample_id: "x", conversation: {}, qa: [] }]).success);
+ * assert.ok(!LocomoFile.safeParse([{ sample_id: "x", conversation: {}, qa: [] }]).success);
  * ```
  */
 export const LocomoFile = z.array(LocomoSample).min(1);

@@ -140,9 +140,9 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
  *
  * @example
  * ```ts
- * import { assertRejects } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { buildLongMemEval } from "./build_longmemeval.ts";
- * await assertRejects(buildLongMemEval({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }), /deno task data/);
+ * await assert.rejects(buildLongMemEval({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }), /deno task data/);
  * ```
  */
 export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDataset> {

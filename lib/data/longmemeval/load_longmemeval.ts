@@ -7,9 +7,9 @@ import { buildLongMemEval } from "./build_longmemeval.ts";
  *
  * @example
  * ```ts
- * import { assertRejects } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { loadLongMemEval } from "./load_longmemeval.ts";
- * await assertRejects(loadLongMemEval({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }));
+ * await assert.rejects(loadLongMemEval({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }));
  * ```
  */
 export const loadLongMemEval: DatasetLoader = async (options) =>

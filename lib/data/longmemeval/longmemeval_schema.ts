@@ -26,9 +26,9 @@ export const LongMemEvalItem = z.looseObject({
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { LongMemEvalFile } from "./longmemeval_schema.ts";
- * assert(!LongMemEvalFile.safeParse([{ question_id: 1 }]).success);
+ * assert.ok(!LongMemEvalFile.safeParse([{ question_id: 1 }]).success);
  * ```
  */
 export const LongMemEvalFile = z.array(LongMemEvalItem).min(1);
