@@ -9,8 +9,9 @@ import { ensureDataFile } from "../data/download.ts";
 
 const USAGE =
   `usage: deno task data [--stats] [--dataset locomo|longmemeval] [--seed N] [--bank-size N]
-                      [--trace-load X] [--data-dir DIR]
+                      [--trace-load X] [--data-dir DIR] [--with-s]
   without --stats: download missing files into the data directory (MEMGAUGE_DATA, default data/raw/)
+  --with-s: also download the optional longmemeval_s.json (264 MB; background distractors)
   --stats: build the instances and print counts per dataset`;
 
 async function main(args: string[]): Promise<number> {
@@ -23,6 +24,7 @@ async function main(args: string[]): Promise<number> {
       "bank-size": { type: "string", default: "100" },
       "trace-load": { type: "string", default: "1" },
       "data-dir": { type: "string" },
+      "with-s": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
@@ -34,6 +36,8 @@ async function main(args: string[]): Promise<number> {
   if (!values.stats) {
     let failed = 0;
     for (const file of Object.values(DATA_FILES)) {
+      // The S split is 264 MB and only adds background distractors: fetch it on request.
+      if (!file.required && !values["with-s"]) continue;
       const result = await ensureDataFile({ file, dataDir: dir });
       const label = file.required ? "" : " (optional)";
       console.log(
