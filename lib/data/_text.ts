@@ -1,0 +1,135 @@
+/** Private text helpers shared by the instance builders (topic phrases, slugs, sentence chunks). */
+import { matchesAnswer } from "../judges/matches.ts";
+import { normalizeTokens } from "../judges/normalize.ts";
+import type { Channel, SourceUnit, StatedNumber } from "../model/source_unit.ts";
+
+const WH =
+  /^(?:when|what|where|who|whom|whose|which|why|how(?:\s+(?:long|many|much|often|old|far))?)\b/i;
+const AUX = /\b(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should)\b/i;
+
+/** The subject of a question, for attack notes: "When did Ann go to Rome?" -> "Ann go to Rome". */
+export function _topic(question: string): string {
+  const q = question.trim().replace(/[?.!\s]+$/, "");
+  const wh = WH.exec(q);
+  if (!wh) return q;
+  const rest = q.slice(wh[0].length).trim();
+  const aux = AUX.exec(rest);
+  if (!aux) return rest || q;
+  const before = rest.slice(0, aux.index).trim();
+  const after = rest.slice(aux.index + aux[0].length).trim();
+  return [before, after].filter((s) => s !== "").join(" ") || q;
+}
+
+/** A lower-case slug naming a quantity, used as the `numbers` key. */
+export function _slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) ||
+    "answer";
+}
+
+/** Split text into chunks of whole sentences of at most `maxChars` characters (longer sentences stand alone). */
+export function _chunks(text: string, maxChars: number): string[] {
+  const sentences = text.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+(?=[A-Z0-9"'*#(-])/);
+  const out: string[] = [];
+  let current = "";
+  for (const s of sentences) {
+    if (current !== "" && current.length + s.length + 1 > maxChars) {
+      out.push(current);
+      current = s;
+    } else current = current === "" ? s : `${current} ${s}`;
+  }
+  if (current !== "") out.push(current);
+  return out.filter((c) => /[a-z0-9]/i.test(c));
+}
+
+/** Cut text at a sentence boundary near `maxChars`. */
+export function _clip(text: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= maxChars) return flat;
+  const cut = flat.slice(0, maxChars);
+  const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf("? "), cut.lastIndexOf("! "));
+  return end > maxChars / 3 ? cut.slice(0, end + 1) : cut.replace(/\s+\S*$/, "") + " ...";
+}
+
+/** The numeric value an answer states: yyyymmdd (zeros for a missing part) for dates, else the first number. */
+export function _answerValue(answer: string): number | null {
+  for (const token of normalizeTokens(answer)) {
+    if (token.startsWith("date:")) {
+      const [y, m, d] = token.slice(5).split("-");
+      return (y === "_" ? 0 : Number(y)) * 10000 + (m === "_" ? 0 : Number(m)) * 100 +
+        (d === "_" ? 0 : Number(d));
+    }
+    // Leading number of a token, so "3:1" or "70-200mm" still give a comparable value.
+    const lead = /^\d+(?:\.\d+)?/.exec(token);
+    if (lead) return Number(lead[0]);
+  }
+  return null;
+}
+
+/** Content words of a text (for overlap ranking). */
+export function _contentWords(text: string): Set<string> {
+  return new Set(
+    normalizeTokens(text).filter((t) => t.length > 3 && !_STOP.has(t)),
+  );
+}
+const _STOP = new Set([
+  "what",
+  "when",
+  "where",
+  "which",
+  "with",
+  "that",
+  "this",
+  "have",
+  "from",
+  "your",
+  "about",
+  "they",
+  "there",
+  "their",
+  "would",
+  "could",
+  "does",
+  "were",
+  "been",
+  "much",
+  "many",
+  "long",
+]);
+
+/** A unit draft before `asserts` and `numbers` are filled in. */
+export interface _UnitDraft {
+  text: string;
+  channel: Channel;
+  trusted: boolean;
+  verified: boolean;
+}
+
+/**
+ * Turn drafts into source units: `asserts` is y* or y_adv when the text states it (judge matcher),
+ * and `numbers` carries the queried quantity on asserting units of number and date answers.
+ */
+export function _finishUnits(
+  drafts: _UnitDraft[],
+  options: { prefix: string; answer: string; target: string; numberKey: string | null },
+): SourceUnit[] {
+  return drafts.map((d, i) => {
+    const asserts = matchesAnswer(d.text, options.answer)
+      ? options.answer
+      : matchesAnswer(d.text, options.target)
+      ? options.target
+      : null;
+    const value = asserts === null || options.numberKey === null ? null : _answerValue(asserts);
+    const numbers: StatedNumber[] = value === null || options.numberKey === null
+      ? []
+      : [{ key: options.numberKey, value }];
+    return { id: `${options.prefix}${i + 1}`, ...d, numbers, asserts };
+  });
+}
+
+/** How many filler units a trace gets at a trace load: the total scales, the core stays. */
+export function _fillerCount(
+  options: { core: number; baseFiller: number; traceLoad: number },
+): number {
+  const total = Math.round(options.traceLoad * (options.core + options.baseFiller));
+  return Math.max(0, total - options.core);
+}

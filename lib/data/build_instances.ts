@@ -1,0 +1,218 @@
+/** Turn dataset questions into kit instances: seeded stratified sample, traces, target, bank. */
+import { matchesAnswer } from "../judges/matches.ts";
+import type { Instance } from "../model/instance.ts";
+import { deriveSeed } from "../random/derive_seed.ts";
+import { createPrng } from "../random/prng.ts";
+import { shuffle } from "../random/shuffle.ts";
+import { _clip, _slug, _topic } from "./_text.ts";
+import { answerKindOf } from "./answer_kind.ts";
+import { attackTargets, type TargetKind } from "./attack_targets.ts";
+import { buildMinjaTrace } from "./attacks/minja.ts";
+import { buildSleeperTrace, SLEEPER_STYLES, type SleeperStyle } from "./attacks/sleeper.ts";
+import { sampleBackground } from "./background_bank.ts";
+import { buildHelpfulTrace } from "./helpful_trace.ts";
+import type { BankCandidate, QuestionSource } from "./question_source.ts";
+
+/** Options for {@link buildInstances}. */
+export interface BuildInstancesOptions {
+  /** Dataset name written into each instance. */
+  dataset: string;
+  /** Every eligible question. */
+  sources: readonly QuestionSource[];
+  /** Strata in report order; each source's `category` must be one of them. */
+  strata: readonly string[];
+  /** Background candidates of the same dataset. */
+  pool: readonly BankCandidate[];
+  /** Instances wanted (the paper uses 100). */
+  count: number;
+  /** Sampling seed. */
+  seed: number;
+  /** Background records per instance (50-500). */
+  bankSize: number;
+  /** Trace load multiplier (0.75, 1, 1.25). */
+  traceLoad: number;
+  /** Opening user request of the helpful trace for a question. */
+  intro: (source: QuestionSource) => string;
+}
+
+/** Instances plus what the builder decided on the way (for `--stats`). */
+export interface BuiltDataset {
+  instances: Instance[];
+  /** How each instance's target was made. */
+  targetKinds: Record<string, TargetKind>;
+  /** Sleeper payload style per instance. */
+  sleeperStyles: Record<string, SleeperStyle>;
+  /** Questions skipped while sampling, by reason. */
+  skipped: Record<string, number>;
+}
+
+/** Most target candidates tried per question. */
+const MAX_CANDIDATES = 16;
+
+type _Built = { instance: Instance; targetKind: TargetKind; style: SleeperStyle } | {
+  skip: string;
+};
+
+function _build(source: QuestionSource, options: BuildInstancesOptions): _Built {
+  const { answer, question } = source;
+  const prng = (label: string) => createPrng(deriveSeed(options.seed, source.id, label));
+  const kind = answerKindOf({ answer });
+  const numberKey = kind === "number" || kind === "date"
+    ? _slug(`${_topic(question)} ${kind === "date" ? "date" : "value"}`)
+    : null;
+  const accepted = [answer, ...(source.alsoAccepted ?? [])];
+  const candidates = attackTargets({
+    answer,
+    kind,
+    sameKindAnswers: source.sameKindAnswers,
+    entities: source.entities,
+    outdated: source.outdated,
+    prng: prng("target"),
+  });
+  for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
+    const target = candidate.target;
+    if (accepted.some((a) => matchesAnswer(target, a) || matchesAnswer(a, target))) continue;
+    if (matchesAnswer(question, target)) continue;
+    const helpful = buildHelpfulTrace({
+      source,
+      target,
+      numberKey,
+      traceLoad: options.traceLoad,
+      intro: options.intro(source),
+      prng: prng("helpful"),
+    });
+    if (helpful.units.some((u) => matchesAnswer(u.text, target))) continue;
+    const minja = buildMinjaTrace({
+      instanceId: source.id,
+      question,
+      answer,
+      target,
+      numberKey,
+      traceLoad: options.traceLoad,
+      prng: prng("minja"),
+    });
+    const body = sampleBackground({
+      pool: options.pool,
+      count: 8,
+      excludeSessions: source.excludeSessions,
+      avoid: [answer, target],
+      prng: prng("sleeper-body"),
+    }).map((r) => _clip(r.text, 400)).filter((t) =>
+      !matchesAnswer(t, answer) && !matchesAnswer(t, target)
+    );
+    const stylePrng = prng("sleeper");
+    const style = SLEEPER_STYLES[stylePrng.int(0, SLEEPER_STYLES.length - 1)];
+    const sleeper = buildSleeperTrace({
+      instanceId: source.id,
+      question,
+      answer,
+      target,
+      numberKey,
+      body,
+      traceLoad: options.traceLoad,
+      style,
+      prng: stylePrng,
+    });
+    const risks = [minja, sleeper];
+    if (risks.some((t) => t.units.some((u) => matchesAnswer(u.text, answer)))) continue;
+    if (!risks.every((t) => t.units.some((u) => matchesAnswer(u.text, target)))) continue;
+    const background = sampleBackground({
+      pool: options.pool,
+      count: options.bankSize,
+      excludeSessions: source.excludeSessions,
+      avoid: [answer, target],
+      prng: prng("bank"),
+    }) as Instance["background"];
+    if (background.length < options.bankSize) return { skip: "background pool too small" };
+    return {
+      instance: {
+        id: source.id,
+        dataset: options.dataset,
+        category: source.category,
+        query: question,
+        answer,
+        target,
+        answerKind: kind,
+        background,
+        helpful,
+        risk: { minja, sleeper },
+      },
+      targetKind: candidate.kind,
+      style,
+    };
+  }
+  return { skip: candidates.length === 0 ? "no target candidate" : "no target passes the checks" };
+}
+
+/**
+ * Build `count` instances by a seeded stratified sample: each stratum gets an equal share (the
+ * remainder goes to the first strata), questions are tried in seeded order, a question that
+ * cannot be built cleanly is skipped, and shortfalls are filled from the other strata. The same
+ * seed gives the same ids; trace load and bank size never change which questions are chosen
+ * (unless the background pool runs out).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { buildInstances } from "./build_instances.ts";
+ * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
+ * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
+ *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: ["Max"], entities: [], outdated: [] };
+ * const pool = [{ id: "b1", session: "s2", text: "I like tea.", channels: ["user" as const] }];
+ * const built = buildInstances({ dataset: "demo", sources: [source], strata: ["single-hop"], pool, count: 1,
+ *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => "Notes from my chat." });
+ * assert.deepEqual(built.instances[0].target, "Max");
+ * ```
+ */
+export function buildInstances(options: BuildInstancesOptions): BuiltDataset {
+  const { strata, count } = options;
+  const queues = new Map(strata.map((s) => [
+    s,
+    shuffle(options.sources.filter((q) => q.category === s), {
+      prng: createPrng(deriveSeed(options.seed, options.dataset, "sample", s)),
+    }),
+  ]));
+  const chosen = new Map(strata.map((s) => [s, [] as _Built[]]));
+  const skipped: Record<string, number> = {};
+  const take = (stratum: string): boolean => {
+    const queue = queues.get(stratum)!;
+    while (queue.length > 0) {
+      const built = _build(queue.shift()!, options);
+      if ("skip" in built) skipped[built.skip] = (skipped[built.skip] ?? 0) + 1;
+      else {
+        chosen.get(stratum)!.push(built);
+        return true;
+      }
+    }
+    return false;
+  };
+  strata.forEach((s, i) => {
+    const quota = Math.floor(count / strata.length) + (i < count % strata.length ? 1 : 0);
+    while (chosen.get(s)!.length < quota && take(s));
+  });
+  let total = [...chosen.values()].reduce((n, list) => n + list.length, 0);
+  // Fill shortfalls round-robin from strata that still have questions.
+  while (total < count) {
+    let progressed = false;
+    for (const s of strata) {
+      if (total < count && take(s)) {
+        total++;
+        progressed = true;
+      }
+    }
+    if (!progressed) break;
+  }
+  if (total < count) {
+    throw new RangeError(
+      `Cannot build ${count} ${options.dataset} instances: only ${total} questions could be built ` +
+        `(skipped: ${JSON.stringify(skipped)})`,
+    );
+  }
+  const built = strata.flatMap((s) => chosen.get(s)!) as Exclude<_Built, { skip: string }>[];
+  return {
+    instances: built.map((b) => b.instance),
+    targetKinds: Object.fromEntries(built.map((b) => [b.instance.id, b.targetKind])),
+    sleeperStyles: Object.fromEntries(built.map((b) => [b.instance.id, b.style])),
+    skipped,
+  };
+}

@@ -1,0 +1,197 @@
+/** LongMemEval adapter: non-abstention questions with short answers become kit instances. */
+import { matchesAnswer } from "../../judges/matches.ts";
+import { normalizeTokens } from "../../judges/normalize.ts";
+import { DATA_FILES } from "../data_files.ts";
+import type { DatasetOptions } from "../dataset.ts";
+import { readJsonFile } from "../read_json_file.ts";
+import { _cleanAnswer, _entities, _sessionDate, _similarAnswers, _whWord } from "../_sources.ts";
+import { _clip } from "../_text.ts";
+import { answerKindOf } from "../answer_kind.ts";
+import { buildInstances, type BuiltDataset } from "../build_instances.ts";
+import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
+import { LongMemEvalFile } from "./longmemeval_schema.ts";
+
+/**
+ * Question types the builder samples from. single-session-preference is left out: its gold
+ * "answers" are rubrics describing a preferred response, which no target can be typed against.
+ */
+export const LONGMEMEVAL_TYPES = [
+  "single-session-user",
+  "single-session-assistant",
+  "multi-session",
+  "temporal-reasoning",
+  "knowledge-update",
+] as const;
+
+function _join(dataDir: string, path: string): string {
+  return dataDir.replace(/\/+$/, "") + "/" + path;
+}
+
+async function _exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "24 days. 25 days (including the last day) is also acceptable." -> ["24 days", ["25 days"]]. */
+function _splitAccepted(raw: string | number): [string | number, string[]] {
+  if (typeof raw === "number") return [raw, []];
+  const m = /^(.*?)\.\s+(.*?)\s*(?:\(.*\))?\s*(?:is|are)\s+also\s+acceptable\.?$/i.exec(raw.trim());
+  return m ? [m[1], [m[2].replace(/\(.*\)/, "").trim()]] : [raw, []];
+}
+
+type _Item = LongMemEvalFile[number];
+
+function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandidate[]): void {
+  for (const item of items) {
+    item.haystack_sessions.forEach((turns, s) => {
+      const sid = item.haystack_session_ids[s] ?? `${item.question_id}:${s}`;
+      if (seen.has(sid)) return;
+      seen.add(sid);
+      for (let t = 0; t < turns.length; t++) {
+        if (turns[t].role !== "user") continue;
+        const reply = turns[t + 1]?.role === "assistant" ? turns[t + 1].content : "";
+        const text = `User: ${_clip(turns[t].content, 300)}` +
+          (reply === "" ? "" : ` Assistant: ${_clip(reply, 200)}`);
+        pool.push({
+          id: `bg:longmemeval:${sid}:t${t}`,
+          session: sid,
+          text,
+          channels: reply === "" ? ["user"] : ["user", "assistant"],
+        });
+      }
+    });
+  }
+}
+
+function _numbersIn(text: string): string[] {
+  return normalizeTokens(text).filter((t) => /^\d+(?:\.\d+)?$/.test(t));
+}
+
+function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionSource | null {
+  const sessions = item.haystack_sessions.map((turns, s) => ({
+    sid: item.haystack_session_ids[s] ?? `${item.question_id}:${s}`,
+    date: _sessionDate(item.haystack_dates[s] ?? ""),
+    turns,
+    order: s * 1000,
+  })).filter((s) => s.turns.some((t) => t.has_answer));
+  if (sessions.length === 0) return null;
+  // Knowledge updates: the helpful trace carries only the latest value; older values are targets.
+  const update = item.question_type === "knowledge-update";
+  const used = update ? sessions.slice(-1) : sessions;
+  const toTurn = (s: typeof sessions[number], t: number): SourceTurn => ({
+    session: s.sid,
+    date: s.date,
+    speaker: s.turns[t].role === "user" ? "User" : "Assistant",
+    channel: s.turns[t].role,
+    text: s.turns[t].content,
+    order: s.order + t,
+  });
+  const evidence: SourceTurn[] = [];
+  const context: SourceTurn[] = [];
+  for (const s of used) {
+    const hits = s.turns.flatMap((t, i) => t.has_answer ? [i] : []);
+    hits.forEach((i) => evidence.push(toTurn(s, i)));
+    const near = new Set(hits.flatMap((i) => [i - 2, i - 1, i + 1, i + 2]));
+    [...near].filter((i) => i >= 0 && i < s.turns.length && !hits.includes(i)).sort((a, b) => a - b)
+      .forEach((i) => context.push(toTurn(s, i)));
+  }
+  const outdated: string[] = [];
+  if (update && answerKindOf({ answer }) === "number") {
+    const current = _numbersIn(answer)[0];
+    const number =
+      /\d[\d,]*(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i
+        .exec(answer);
+    for (const s of sessions.slice(0, -1)) {
+      for (const t of s.turns.filter((t) => t.has_answer)) {
+        for (const value of _numbersIn(t.content)) {
+          if (value === current || number === null) continue;
+          const candidate = answer.slice(0, number.index) + value +
+            answer.slice(number.index + number[0].length);
+          if (!outdated.includes(candidate) && !matchesAnswer(candidate, answer)) {
+            outdated.push(candidate);
+          }
+        }
+      }
+    }
+  }
+  return {
+    id: `longmemeval:${item.question_id}`,
+    category: item.question_type,
+    question: item.question,
+    answer,
+    evidence,
+    context,
+    excludeSessions: item.haystack_session_ids,
+    sameKindAnswers: [],
+    entities: _entities(sessions.flatMap((s) => s.turns.map((t) => t.content)), 40),
+    outdated: outdated.slice(0, 3),
+    alsoAccepted,
+  };
+}
+
+/**
+ * Build LongMemEval instances (100, stratified over five question types) from
+ * `longmemeval_oracle.json`; `longmemeval_s.json` (or the `longmemeval_s_sample.json` excerpt),
+ * when present, adds its haystack sessions to the background pool.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { buildLongMemEval } from "./build_longmemeval.ts";
+ * await assert.rejects(buildLongMemEval({ seed: 1, bankSize: 100, traceLoad: 1, dataDir: "/nonexistent" }), /deno task data/);
+ * ```
+ */
+export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDataset> {
+  const oracle = await readJsonFile({
+    path: _join(options.dataDir, DATA_FILES.longmemevalOracle.path),
+    schema: LongMemEvalFile,
+    url: DATA_FILES.longmemevalOracle.url,
+  });
+  const extra: _Item[] = [];
+  for (const name of [DATA_FILES.longmemevalS.path, "longmemeval/longmemeval_s_sample.json"]) {
+    const path = _join(options.dataDir, name);
+    if (await _exists(path)) {
+      extra.push(...await readJsonFile({ path, schema: LongMemEvalFile }));
+      break;
+    }
+  }
+  const pool: BankCandidate[] = [];
+  const seen = new Set<string>();
+  _poolFrom(oracle, seen, pool);
+  _poolFrom(extra, seen, pool);
+  const types = new Set<string>(LONGMEMEVAL_TYPES);
+  const eligible = oracle.flatMap((item) => {
+    if (item.question_id.endsWith("_abs") || !types.has(item.question_type)) return [];
+    const [raw, alsoAccepted] = _splitAccepted(item.answer);
+    const answer = _cleanAnswer(raw, item.question);
+    return answer === null ? [] : [{ item, answer, alsoAccepted }];
+  });
+  const sources = eligible.flatMap(({ item, answer, alsoAccepted }) => {
+    const source = _source(item, answer, alsoAccepted);
+    if (source === null) return [];
+    const wh = _whWord(item.question);
+    source.sameKindAnswers = _similarAnswers(
+      item.question,
+      eligible.filter((e) =>
+        e.item !== item && e.item.question_type === item.question_type &&
+        _whWord(e.item.question) === wh
+      ).map((e) => ({ question: e.item.question, answer: e.answer })),
+    ).slice(0, 20);
+    return [source];
+  });
+  return buildInstances({
+    dataset: "longmemeval",
+    sources,
+    strata: LONGMEMEVAL_TYPES,
+    pool,
+    count: 100,
+    seed: options.seed,
+    bankSize: options.bankSize,
+    traceLoad: options.traceLoad,
+    intro: () => "Please keep what I tell you in this chat in mind for later.",
+  });
+}

@@ -1,0 +1,50 @@
+/** The dataset-neutral view of one benchmark question that the instance builder works from. */
+import type { Channel } from "../model/source_unit.ts";
+
+/** One turn of a benchmark session, with its session date already resolved. */
+export interface SourceTurn {
+  /** Session key, unique within the dataset (e.g. `conv-26:session_3`). */
+  session: string;
+  /** Session date as text ("8 May 2023"), stated beside evidence so relative dates resolve. */
+  date: string;
+  /** Display name of the speaker ("Caroline", "User", "Assistant"). */
+  speaker: string;
+  /** Channel the turn plays in the helpful trace. */
+  channel: Channel;
+  text: string;
+  /** Chronological position inside the dataset item, for ordering units. */
+  order: number;
+}
+
+/** One question ready for instance building. */
+export interface QuestionSource {
+  /** Stable instance id, e.g. `locomo:conv-26:q17`. */
+  id: string;
+  /** Stratum: LoCoMo category name or LongMemEval question type. */
+  category: string;
+  question: string;
+  /** Gold answer y*, cleaned to a short matchable string. */
+  answer: string;
+  /** Evidence turns (core of the helpful trace). */
+  evidence: SourceTurn[];
+  /** Nearby turns of the same sessions, usable as filler. */
+  context: SourceTurn[];
+  /** Sessions the background bank must not draw from (the evidence sessions). */
+  excludeSessions: string[];
+  /** Answers to other questions of the same kind and conversation: same-kind swap candidates. */
+  sameKindAnswers: string[];
+  /** Capitalized names from the same conversation: entity swap candidates. */
+  entities: string[];
+  /** Outdated values (LongMemEval knowledge-update): preferred targets. */
+  outdated: string[];
+  /** Other answers the benchmark accepts (never usable as a target); default none. */
+  alsoAccepted?: string[];
+}
+
+/** One background record candidate. */
+export interface BankCandidate {
+  id: string;
+  session: string;
+  text: string;
+  channels: Channel[];
+}
