@@ -1,4 +1,5 @@
 /** A user-facing CLI error: printed as one line, exit code 2, no stack trace. */
+import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 
 /** Thrown for bad command-line input or bad input files; the message names the culprit. */
 export class CliError extends Error {
@@ -6,14 +7,18 @@ export class CliError extends Error {
 }
 
 /**
- * Run a CLI main function: a CliError (or a RangeError/TypeError from validation) prints one
- * line `memgauge NAME: message` and exits 2; anything else is a bug and keeps its stack.
+ * Run a CLI main function: a CliError, a RangeError/TypeError from validation or a missing data
+ * file prints one line `memgauge NAME: message` and exits 2; anything else is a bug and keeps
+ * its stack.
  */
 export async function runCli(name: string, main: () => Promise<void>): Promise<void> {
   try {
     await main();
   } catch (e) {
-    if (e instanceof CliError || e instanceof RangeError || e instanceof TypeError) {
+    if (
+      e instanceof CliError || e instanceof RangeError || e instanceof TypeError ||
+      e instanceof MissingDataFileError
+    ) {
       console.error(`memgauge ${name}: ${e.message.split("\n")[0]}`);
       Deno.exit(2);
     }

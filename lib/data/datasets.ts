@@ -1,18 +1,18 @@
 /** The dataset registry: names the sweep CLI accepts, plus any instance file by path. */
 import type { Instance } from "../model/instance.ts";
 import type { DatasetLoader, DatasetOptions } from "./dataset.ts";
+import { dataDir } from "./data_dir.ts";
 import { loadDemo } from "./demo.ts";
 import { loadInstanceFile } from "./load_instance_file.ts";
+import { loadLocomo } from "./locomo/load_locomo.ts";
+import { loadLongMemEval } from "./longmemeval/load_longmemeval.ts";
 
 /** Built-in datasets by name. */
 export const DATASETS: Record<string, DatasetLoader> = {
   demo: loadDemo,
+  locomo: loadLocomo,
+  longmemeval: loadLongMemEval,
 };
-
-/** The data directory: `MEMGAUGE_DATA`, default `data/raw/`. */
-export function dataDir(): string {
-  return Deno.env.get("MEMGAUGE_DATA") ?? "data/raw/";
-}
 
 /**
  * Load a dataset by registry name, or an instance file when the name ends in `.json`. Every
