@@ -22,16 +22,19 @@ export interface MultinomialSampler {
 interface _Table {
   lo: number;
   cdf: Float64Array;
+  /** guide[i] = first index whose cdf exceeds i / guide.length: search starts there (O(1)). */
+  guide: Int32Array;
 }
 
 /**
  * Exact multinomial sampler by conditional binomials: category `t` gets
  * `Binomial(remaining, p_t / (p_t + ... + p_T))`, the last category the rest. Each binomial is
  * drawn by inversion of its CDF, which is built once per (category, remaining) pair and cached,
- * so after warm-up a draw costs one uniform and one binary search (about log2(sd * 40) steps)
- * per category, independent of `size`. The CDF is built outward from the mode by the pmf
+ * so after warm-up a draw costs one uniform and a guide-table lookup (O(1) expected, the
+ * index method of Chen and Asau) per category, independent of `size`. The CDF is built outward from the mode by the pmf
  * ratio recurrence and normalised by its sum, so it never underflows for large `size`;
- * truncated tails hold less than 1e-18 of the mass. Memory: one table of at most
+ * truncated tails hold less than 1e-12 of the mass, far below the 2^-32 resolution of the
+ * uniforms. Memory: one table of at most
  * `min(size, ~40 sd)` doubles per cached pair.
  *
  * @example
@@ -72,17 +75,30 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
     q[j] = j === active.length - 1 ? 1 : Math.min(1, w / rest);
     rest -= w;
   }
-  const tables: (_Table | undefined)[][] = active.map(() => new Array(size + 1));
+  // Tables live in one packed array; slot[j * (size + 1) + remaining] holds index + 1 (0 = not
+  // built yet). Typed-array slots keep the hot loop monomorphic.
+  const slot = new Int32Array(active.length * (size + 1));
+  const pool: _Table[] = [];
+  const last = active.length - 1;
+  const float = prng.float;
 
   return {
     draw(out: Int32Array): Int32Array {
       out.fill(0);
       let remaining = size;
-      const last = active.length - 1;
       for (let j = 0; j < last && remaining > 0; j++) {
-        let table = tables[j][remaining];
-        if (table === undefined) table = tables[j][remaining] = _binomialTable(remaining, q[j]);
-        const k = _invert(table, prng.float());
+        const at = j * (size + 1) + remaining;
+        let id = slot[at] - 1;
+        if (id < 0) {
+          id = pool.length;
+          pool.push(_binomialTable(remaining, q[j]));
+          slot[at] = id + 1;
+        }
+        const table = pool[id];
+        const cdf = table.cdf, u = float();
+        let i = table.guide[(u * cdf.length) | 0];
+        while (cdf[i] <= u) i++;
+        const k = table.lo + i;
         out[active[j]] = k;
         remaining -= k;
       }
@@ -92,23 +108,23 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
   };
 }
 
-function _invert(table: _Table, u: number): number {
-  const cdf = table.cdf;
-  let lo = 0, hi = cdf.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (cdf[mid] > u) hi = mid;
-    else lo = mid + 1;
+function _withGuide(lo: number, cdf: Float64Array): _Table {
+  const guide = new Int32Array(cdf.length);
+  let k = 0;
+  for (let i = 0; i < guide.length; i++) {
+    while (cdf[k] <= i / guide.length) k++;
+    guide[i] = k;
   }
-  return table.lo + lo;
+  return { lo, cdf, guide };
 }
 
 function _binomialTable(n: number, q: number): _Table {
-  if (q <= 0) return { lo: 0, cdf: Float64Array.of(1) };
-  if (q >= 1) return { lo: n, cdf: Float64Array.of(1) };
+  if (q <= 0) return _withGuide(0, Float64Array.of(1));
+  if (q >= 1) return _withGuide(n, Float64Array.of(1));
   const odds = q / (1 - q);
   const mode = Math.min(n, Math.floor((n + 1) * q));
-  const cut = 1e-20;
+  // Uniforms have 2^-32 resolution, so mass beyond 1e-14 of the mode never changes a draw.
+  const cut = 1e-14;
   const up: number[] = [];
   let v = 1;
   for (let k = mode; k < n;) {
@@ -133,5 +149,5 @@ function _binomialTable(n: number, q: number): _Table {
   for (const u of up) cdf[i++] = acc += u;
   for (let j = 0; j < len; j++) cdf[j] /= acc;
   cdf[len - 1] = 1;
-  return { lo: mode - down.length, cdf };
+  return _withGuide(mode - down.length, cdf);
 }
