@@ -15,10 +15,10 @@ const USAGE = "usage: deno task summarize --in rows.jsonl --out summary.csv|summ
  * ```ts
  * import assert from "node:assert/strict";
  * import { main } from "./summarize.ts";
- * assert.equal(await main(["--in", "rows.jsonl"]), 2); // --out missing
+ * assert.equal(main(["--in", "rows.jsonl"]), 2); // --out missing
  * ```
  */
-export async function main(args: string[]): Promise<number> {
+export function main(args: string[]): number {
   try {
     const { values } = parseArgs({
       args,
@@ -110,4 +110,4 @@ function _table(s: pl.DataFrame): string {
     .join("\n");
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) Deno.exit(main(Deno.args));
