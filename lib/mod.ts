@@ -52,6 +52,22 @@ export * from "./judges/deterministic_judge.ts";
 // Data
 export * from "./data/dataset.ts";
 export * from "./data/datasets.ts";
+export * from "./data/data_dir.ts";
+export * from "./data/data_files.ts";
+export * from "./data/demo.ts";
+export * from "./data/load_instance_file.ts";
+export * from "./data/locomo/load_locomo.ts";
+export * from "./data/locomo/build_locomo.ts";
+export * from "./data/longmemeval/load_longmemeval.ts";
+export * from "./data/longmemeval/build_longmemeval.ts";
+export * from "./data/build_instances.ts";
+export * from "./data/render_instance.ts";
+export * from "./data/dataset_stats.ts";
+export * from "./data/missing_data_file_error.ts";
+export * from "./data/read_json_file.ts";
+export * from "./data/attack_targets.ts";
+export * from "./data/attacks/minja.ts";
+export * from "./data/attacks/sleeper.ts";
 
 // Running
 export * from "./run/operating_points.ts";
@@ -62,3 +78,18 @@ export * from "./run/sweep_resources.ts";
 export * from "./run/sweep.ts";
 export * from "./run/progress.ts";
 export * from "./run/quick_summary.ts";
+
+// Statistics
+export * from "./stats/summarize.ts";
+export * from "./stats/paired_bootstrap.ts";
+export * from "./stats/bootstrap_ratios.ts";
+export * from "./stats/multinomial_sampler.ts";
+export * from "./stats/read_rows.ts";
+export * from "./stats/across_agents.ts";
+export * from "./stats/to_long.ts";
+export * from "./stats/rsr.ts";
+export * from "./stats/writing_retention.ts";
+export * from "./stats/percent_agreement.ts";
+export * from "./stats/cohens_kappa.ts";
+export * from "./stats/fleiss_kappa.ts";
+export * from "./stats/majority_vote.ts";
