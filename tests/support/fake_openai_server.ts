@@ -60,7 +60,9 @@ export function scriptedJson(body: ChatBody): string {
   }
   const reference = /<reference_trajectory>([\s\S]*?)<\/reference_trajectory>/.exec(text)?.[1]
     .match(/answer is:?\s*([^\n]+?)\s*$/m)?.[1] ?? "";
-  const trajectory = /<trajectory>([\s\S]*?)<\/trajectory>/.exec(text)?.[1] ?? "";
+  const whole = /<trajectory>([\s\S]*?)<\/trajectory>/.exec(text)?.[1] ?? "";
+  // Only the final answer counts: the records in the user turn state both answers.
+  const trajectory = whole.slice(whole.lastIndexOf("<assistant>"));
   const score = reference !== "" && trajectory.toLowerCase().includes(reference.toLowerCase());
   return JSON.stringify({ reasoning: "scripted", score });
 }
