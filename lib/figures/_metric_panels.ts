@@ -31,7 +31,9 @@ function _quantile(sorted: number[], p: number): number {
 export function _metricLegend(metrics: readonly string[], paper: boolean): LegendEntry[] {
   return [
     ...metrics.map((m) => ({ label: METRIC_STYLE[m].label, color: METRIC_STYLE[m].color })),
-    ...(paper ? [{ label: "paper (published range)", color: "#222", shape: "diamond" as const }] : []),
+    ...(paper
+      ? [{ label: "paper (published range)", color: "#222", shape: "diamond" as const }]
+      : []),
   ];
 }
 
@@ -118,7 +120,14 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         fillOpacity: 0.14,
         ...facet,
       }),
-      Plot.lineY(stats, { x: "xMid", y: "median", z: "metric", stroke: color, strokeWidth: 1.8, ...facet }),
+      Plot.lineY(stats, {
+        x: "xMid",
+        y: "median",
+        z: "metric",
+        stroke: color,
+        strokeWidth: 1.8,
+        ...facet,
+      }),
     ]
     : [];
   return Plot.plot({
@@ -156,7 +165,14 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         stroke: color,
         ...facet,
       }),
-      Plot.ruleY(stats, { x1: "x1", x2: "x2", y: "median", stroke: color, strokeWidth: 2, ...facet }),
+      Plot.ruleY(stats, {
+        x1: "x1",
+        x2: "x2",
+        y: "median",
+        stroke: color,
+        strokeWidth: 2,
+        ...facet,
+      }),
       Plot.ruleX(paperMarks, {
         x: "x",
         y1: "lo",

@@ -59,10 +59,12 @@ function _size(svg: Element): { width: number; height: number } {
  */
 export function standaloneSvg(figure: Element): string {
   const isSvg = figure.tagName.toLowerCase() === "svg";
-  const charts = isSvg ? [figure] : [...figure.querySelectorAll("svg")].filter((svg) =>
-    svg.hasAttribute("viewBox") && !svg.closest("span") &&
-    svg.parentElement?.closest("svg") === null
-  );
+  const charts = isSvg
+    ? [figure]
+    : [...figure.querySelectorAll("svg")].filter((svg) =>
+      svg.hasAttribute("viewBox") && !svg.closest("span") &&
+      svg.parentElement?.closest("svg") === null
+    );
   if (charts.length === 0) {
     throw new TypeError(`Cannot export figure: it holds no chart SVG (got <${figure.tagName}>)`);
   }
@@ -124,9 +126,9 @@ export function standaloneSvg(figure: Element): string {
         );
       } else if (entry.shape === "diamond") {
         parts.push(
-          `<path d="M${x + 8},${rowTop}L${x + 15},${rowTop + 7}L${x + 8},${rowTop + 14}L${
-            x + 1
-          },${rowTop + 7}Z" fill="none" stroke="${color}" stroke-width="2"/>`,
+          `<path d="M${x + 8},${rowTop}L${x + 15},${rowTop + 7}L${x + 8},${rowTop + 14}L${x + 1},${
+            rowTop + 7
+          }Z" fill="none" stroke="${color}" stroke-width="2"/>`,
         );
       } else {
         parts.push(
@@ -148,7 +150,10 @@ export function standaloneSvg(figure: Element): string {
     const markup = chart.outerHTML.replace(
       /^<svg\b/,
       `<svg x="${x}" y="${y}" width="${w}" height="${h}"`,
-    ).replace(/(<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")((?:\s+\w[\w-]*="[^"]*")*?)\s+width="[^"]*"/, "$1$2")
+    ).replace(
+      /(<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")((?:\s+\w[\w-]*="[^"]*")*?)\s+width="[^"]*"/,
+      "$1$2",
+    )
       .replace(
         /(<svg x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*")((?:\s+\w[\w-]*="[^"]*")*?)\s+height="[^"]*"/,
         "$1$2",

@@ -41,7 +41,7 @@ export function _withPanel(records: Record<string, unknown>[]): Record<string, u
  *   management: [{ ...row, policy: "UM" }],
  *   retrieval: [{ ...row, thetaR: 0.5 }],
  * } });
- * assert.equal(figure.querySelectorAll("svg[viewBox]").length, 3);
+ * assert.equal([...figure.querySelectorAll("svg")].filter((s) => s.hasAttribute("viewBox")).length, 3);
  * ```
  */
 export function figure3Stages(options: Figure3Options): Element {
@@ -106,12 +106,14 @@ export function figure3Stages(options: Figure3Options): Element {
     title: "Figure 3. Utility and risk at each memory stage",
     subtitle: "Columns: writing, management, retrieval. Rows: dataset · attack.",
     legend: _metricLegend(metrics, paper.some((p) => p.figure === "figure3")),
-    caption: `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
-      agents === 1 ? "" : "s"
-    }). Line: median across agents; band and box: interquartile range; whiskers: min-max. ` +
+    caption:
+      `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
+        agents === 1 ? "" : "s"
+      }). Line: median across agents; band and box: interquartile range; whiskers: min-max. ` +
       `One stage varies, the others sit at θw = 0.6, UM, θr = 0.8, K = 5.` +
       (paper.some((p) => p.figure === "figure3")
         ? " Black diamonds: the paper's published range (11 LLMs), where it states one."
-        : "") + (options.note ? ` ${options.note}` : ""),
+        : "") +
+      (options.note ? ` ${options.note}` : ""),
   });
 }

@@ -82,9 +82,10 @@ export function stageFigure(options: StageFigureOptions): Element {
     charts: [chart],
     title: options.title,
     legend: _metricLegend(metrics, paper.length > 0),
-    caption: `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
-      agents === 1 ? "" : "s"
-    }). Median across agents with IQR band and box (whiskers min-max).` +
+    caption:
+      `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
+        agents === 1 ? "" : "s"
+      }). Median across agents with IQR band and box (whiskers min-max).` +
       (paper.length > 0 ? " Diamonds: the paper's published value or range." : "") +
       (options.note ? ` ${options.note}` : ""),
   });
