@@ -58,6 +58,9 @@ export interface BootstrapRatiosOptions {
  * proportion is clamped to `[1/2B, 1 - 1/2B]` and a zero jackknife spread gives `a = 0`, where
  * scipy returns NaN.
  *
+ * When most clusters are distinct (3 * types > clusters), counts are drawn instead by n uniform
+ * cluster indices, O(resamples * n); both samplers are exact.
+ *
  * When every cluster has the same size and integer numerators (binary outcomes), resampled
  * statistics are tallied in a histogram of numerators, so quantiles need no sort.
  *
@@ -131,8 +134,15 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
   const histogram = equalSizes && integer &&
     mins.every((lo, s) => n * (maxs[s] - lo) + 1 <= 5e7);
 
-  const sampler = multinomialSampler({ weights: w, size: n, prng: _fastPrng(seed) });
+  const prng = _fastPrng(seed);
   const draw = new Int32Array(K);
+  // When most clusters are distinct (typical with several trials per instance), drawing n
+  // cluster indices costs less than K - 1 binomials and their tables; both are exact.
+  const sampler = 3 * K > n ? _directSampler(w, n, prng) : multinomialSampler({
+    weights: w,
+    size: n,
+    prng,
+  });
   const dists: _Distribution[] = [];
 
   if (histogram) {
@@ -276,6 +286,20 @@ function _jackknifeAcceleration(
     s3 += w[t] * d * d * d;
   }
   return s2 === 0 ? 0 : s3 / (6 * Math.pow(s2, 1.5));
+}
+
+/** Multinomial counts by n uniform cluster draws (index = floor(u n), bias below n / 2^32). */
+function _directSampler(w: Float64Array, n: number, prng: Prng) {
+  const typeOf = new Int32Array(n);
+  let i = 0;
+  for (let t = 0; t < w.length; t++) for (let c = 0; c < w[t]; c++) typeOf[i++] = t;
+  return {
+    draw(out: Int32Array): Int32Array {
+      out.fill(0);
+      for (let j = 0; j < n; j++) out[typeOf[Math.floor(prng.float() * n)]]++;
+      return out;
+    },
+  };
 }
 
 /**

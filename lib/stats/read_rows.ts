@@ -12,6 +12,20 @@ const _Required = TrialRow.pick({
   error: true,
 });
 
+// Fractions written by JSON.stringify may look like integers (0, 1) for thousands of rows, and
+// all-null early columns infer as Null: fix the dtypes the contract knows.
+const _OVERRIDES = {
+  thetaW: pl.Float64,
+  thetaR: pl.Float64,
+  thetaRRisk: pl.Float64,
+  traceLoad: pl.Float64,
+  latencyMs: pl.Float64,
+  correct: pl.Bool,
+  matchesTarget: pl.Bool,
+  error: pl.Utf8,
+  output: pl.Utf8,
+};
+
 /**
  * Read a JSONL file of trial rows (one object per line, no blank lines) into a frame.
  *
@@ -35,9 +49,14 @@ const _Required = TrialRow.pick({
  */
 export function readRows(path: string): pl.DataFrame {
   let df: pl.DataFrame;
+  const present = _firstLineKeys(path);
+  const overrides = Object.fromEntries(
+    Object.entries(_OVERRIDES).filter(([c]) => present.has(c)),
+  );
   try {
     // scanJson, not readJSON: the latter fails under Deno in nodejs-polars 0.25.2.
-    df = pl.scanJson(path, { inferSchemaLength: 10_000 }).collectSync();
+    df = pl.scanJson(path, { inferSchemaLength: 10_000, schemaOverrides: overrides } as never)
+      .collectSync();
   } catch (e) {
     throw new TypeError(`Cannot read rows from ${path}: ${(e as Error).message.split("\n")[0]}`);
   }
@@ -69,4 +88,20 @@ function _explain(path: string, line: number): string {
   return missing
     ? `line ${line} lacks required column "${field}"`
     : `line ${line}, column "${field}": ${issue.message}`;
+}
+
+function _firstLineKeys(path: string): Set<string> {
+  const file = Deno.openSync(path);
+  try {
+    const buf = new Uint8Array(1 << 20);
+    const n = file.readSync(buf) ?? 0;
+    const line = new TextDecoder().decode(buf.subarray(0, n)).split("\n")[0];
+    try {
+      return new Set(Object.keys(JSON.parse(line)));
+    } catch {
+      throw new TypeError(`Cannot read rows from ${path}: line 1 is not a JSON object`);
+    }
+  } finally {
+    file.close();
+  }
 }
