@@ -19,7 +19,7 @@ export function jupyterProgress(options: {
   label: string;
 }): Progress {
   let jupyter:
-    | { broadcast(type: string, content: Record<string, unknown>): Promise<void> }
+    | { broadcast(type: string, content: Record<string, unknown>): Promise<void> | void }
     | undefined;
   try {
     // Deno.jupyter throws on access outside `deno jupyter`.
@@ -41,11 +41,11 @@ export function jupyterProgress(options: {
         "█".repeat(Math.round(share * 30)).padEnd(30, "░")
       } ${done}/${total} trials` +
       ` | ${seconds > 0 ? (done / seconds).toFixed(0) : 0}/s | errors ${errors}`;
-    jupyter.broadcast(type, {
+    Promise.resolve(jupyter.broadcast(type, {
       data: { "text/plain": text, "text/html": `<pre>${text}</pre>` },
       metadata: {},
       transient: { display_id: id },
-    }).catch(() => {});
+    })).catch(() => {});
   };
   return {
     start(n) {
