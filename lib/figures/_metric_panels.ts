@@ -150,7 +150,9 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         : { ticks: 5, inset: 8 }),
     },
     y: { label: "rate (%)", domain: [0, 100], percent: true, grid: true, ticks: 5 },
-    fx: o.fx ? { label: o.fxLabel ?? o.fx } : undefined,
+    fx: o.fx
+      ? { label: null, tickFormat: (v: unknown) => `${o.fxLabel ?? o.fx} = ${v}` }
+      : undefined,
     fy: o.fy ? { label: null } : undefined,
     marks: [
       Plot.frame({ stroke: "#ccc" }),
