@@ -89,6 +89,7 @@ export * from "./run/sweep_resources.ts";
 export * from "./run/sweep.ts";
 export * from "./run/progress.ts";
 export * from "./run/quick_summary.ts";
+export * from "./run/jupyter_progress.ts";
 export * from "./run/model_setup.ts";
 export * from "./run/rows_file.ts";
 
@@ -106,3 +107,16 @@ export * from "./stats/percent_agreement.ts";
 export * from "./stats/cohens_kappa.ts";
 export * from "./stats/fleiss_kappa.ts";
 export * from "./stats/majority_vote.ts";
+
+// Experiments and figures
+export * from "./experiments/experiment_setup.ts";
+export * from "./experiments/stage_experiments.ts";
+export * from "./figures/dom.ts";
+export * from "./figures/compose_figure.ts";
+export * from "./figures/export_figure.ts";
+export * from "./figures/paper_values.ts";
+export * from "./figures/paper_tables.ts";
+export * from "./figures/figure3_stages.ts";
+export * from "./figures/stage_figure.ts";
+export * from "./figures/mid_figure.ts";
+export * from "./figures/top_k_figure.ts";
