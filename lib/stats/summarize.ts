@@ -170,7 +170,8 @@ export function summarize(
     int("pTarget"),
   ).groupBy([...keys, "m", "cCorrect", "pCorrect", "cTarget", "pTarget"]).agg(
     pl.len().alias("w"),
-  );
+    // Polars' group order is not stable across runs: sort so the bootstrap sees one fixed order.
+  ).sort([...keys, "m", "cCorrect", "pCorrect", "cTarget", "pTarget"]);
   const keyOf = (r: Record<string, unknown>, cols: readonly string[]) =>
     JSON.stringify(cols.map((c) => r[c]));
   const typesByGroup = _collect(types.toRecords(), (r) => keyOf(r, keys));
@@ -192,7 +193,8 @@ export function summarize(
     noMemory.filter(pl.col("_runErr").not()).groupBy([...u0Keys, "instanceId"]).agg(
       pl.len().alias("m"),
       int("correct"),
-    ).groupBy([...u0Keys, "m", "correct"]).agg(pl.len().alias("w")).toRecords(),
+    ).groupBy([...u0Keys, "m", "correct"]).agg(pl.len().alias("w"))
+      .sort([...u0Keys, "m", "correct"]).toRecords(),
     (r) => keyOf(r, u0Keys),
   );
   const u0Cache = new Map<string, { estimate: number; lo: number; hi: number }>();
