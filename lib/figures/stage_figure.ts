@@ -31,7 +31,7 @@ export interface StageFigureOptions {
   paper?: readonly PaperValue[];
   /** Metrics; default clean utility, poisoned utility, ASR. */
   metrics?: readonly string[];
-  /** Chart width; default 720. */
+  /** Chart width; default 720, widened to at least 140 + 250 px per column facet. */
   width?: number;
   /** Chart height; default 260 per facet row. */
   height?: number;
@@ -61,6 +61,9 @@ export function stageFigure(options: StageFigureOptions): Element {
   const metrics = options.metrics ?? ["cleanUtility", "poisonedUtility", "asr"];
   const paper = options.paper ?? [];
   const rowsOfFacets = options.fy ? new Set(records.map((r) => r[options.fy!])).size : 1;
+  const columnsOfFacets = options.fx ? new Set(records.map((r) => r[options.fx!])).size : 1;
+  // Each column facet needs room for its header and tick labels, whatever width was asked for.
+  const width = Math.max(options.width ?? 720, 140 + 250 * columnsOfFacets);
   const chart = _metricPanels({
     document,
     records,
@@ -72,7 +75,7 @@ export function stageFigure(options: StageFigureOptions): Element {
     fy: options.fy,
     metrics,
     paper,
-    width: options.width ?? 720,
+    width,
     height: options.height ?? 80 + 200 * rowsOfFacets,
     connect: options.connect ?? true,
   });
