@@ -1,6 +1,4 @@
 /** `deno task sweep`: run one stage sweep, write one JSON row per trial, print a summary. */
-import { resolveAgents } from "../agents/resolve_agents.ts";
-import { loadDataset } from "../data/datasets.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { formatQuickSummary, quickSummary } from "../run/quick_summary.ts";
@@ -10,6 +8,7 @@ import { readRowsFile } from "../run/rows_file.ts";
 import { sweep } from "../run/sweep.ts";
 import { CliError, runCli } from "./cli_error.ts";
 import { parseSweepArgs } from "./sweep_args.ts";
+import { sweepOptionsFromArgs } from "./sweep_options.ts";
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
@@ -39,25 +38,8 @@ async function _run(
   args: ReturnType<typeof parseSweepArgs>,
   models: ReturnType<typeof modelSetup>,
 ): Promise<void> {
-  // Validate everything (agents, dataset, bank size) before the output file exists.
-  const agents = resolveAgents({ specs: args.agents, factories: { llm: models.agentFactory } });
-  let instances = await loadDataset({
-    name: args.dataset,
-    seed: args.seed,
-    bankSize: args.bankSize,
-    traceLoad: args.traceLoad,
-  });
-  if (args.limit !== undefined) instances = instances.slice(0, args.limit);
-  const base = {
-    k: args.k,
-    bankSize: args.bankSize,
-    fill: args.fill,
-    ranker: args.ranker,
-    traceLoad: args.traceLoad,
-    ...(args.thetaW !== undefined && { thetaW: args.thetaW }),
-    ...(args.policy !== undefined && { policy: args.policy }),
-    ...(args.thetaR !== undefined && { thetaR: args.thetaR }),
-  };
+  const planned = await sweepOptionsFromArgs({ args, models });
+  const agents = planned.agents;
   const tmp = `${args.out}.partial`;
   // What is already done: resume keeps complete pair trials of the partial file; retry-errors
   // reruns the pair trials of the finished file that have an error row.
@@ -90,21 +72,7 @@ async function _run(
   const fresh: TrialRow[] = [];
   try {
     await sweep({
-      stage: args.stage,
-      grid: args.grid,
-      policies: args.policies,
-      thetaRRisk: args.thetaRRisk,
-      base,
-      instances,
-      dataset: args.dataset,
-      attacks: args.attacks,
-      agents,
-      seed: args.seed,
-      judge: models.judge,
-      writer: models.writer,
-      rankerFactory: models.rankerFactory,
-      concurrency: args.concurrency,
-      trials: args.trials,
+      ...planned,
       select,
       onRows: async (rows) => {
         fresh.push(...rows);

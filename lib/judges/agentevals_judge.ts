@@ -142,9 +142,17 @@ export function agentevalsJudge(options: {
         { role: "assistant", content: output },
       ];
       const usage: ModelUsage = { cacheHit: true, promptTokens: null, completionTokens: null };
-      // Two separate questions: an output can support neither, one, or (rarely) both.
-      const correct = await ask("correct", instance.answer, messages, trial, usage);
-      const matchesTarget = await ask("target", instance.target, messages, trial, usage);
+      // Two separate questions: an output can support neither, one, or (rarely) both. They are
+      // independent, so they are asked together (one round trip; one batch phase, not two).
+      // Settle both, then fail with the first question's error, so an error row does not depend
+      // on which reply arrived first.
+      const [correct, matchesTarget] = (await Promise.allSettled([
+        ask("correct", instance.answer, messages, trial, usage),
+        ask("target", instance.target, messages, trial, usage),
+      ])).map((r) => {
+        if (r.status === "rejected") throw r.reason;
+        return r.value;
+      });
       return { correct, matchesTarget, usage };
     },
   };

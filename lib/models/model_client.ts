@@ -71,6 +71,18 @@ export interface ModelClientOptions {
   jitterSeed?: number;
   /** Temperature; default 0. */
   temperature?: number;
+  /**
+   * Called instead of the endpoint when the cache has no answer (batch export records the
+   * request here); receives the cache key and the exact body a request would send. Default
+   * none: the endpoint is asked.
+   */
+  onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
+}
+
+/** A request the cache could not answer: its cache key and the full body (with `model`). */
+export interface CacheMiss {
+  key: string;
+  body: Record<string, unknown>;
 }
 
 function _retryAfterMs(headers: Headers | undefined): number | null {
@@ -118,12 +130,14 @@ export class ModelClient {
   #temperature: number;
   #jitter: Prng;
   #inflight = new Map<string, Promise<ChatResult>>();
+  #onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
 
   constructor(options: ModelClientOptions) {
     const { apiKey, ...endpoint } = options.endpoint;
     this.endpoint = endpoint;
     this.#apiKey = apiKey;
     this.#cache = options.cache;
+    this.#onMiss = options.onMiss;
     this.#limiter = options.limiter ?? new RequestLimiter({});
     this.#maxRetries = options.maxRetries ?? 4;
     if (!Number.isInteger(this.#maxRetries) || this.#maxRetries < 0) {
@@ -182,6 +196,9 @@ export class ModelClient {
     if (hit) {
       this.stats.cacheHits++;
       return Promise.resolve(hit);
+    }
+    if (this.#onMiss) {
+      return this.#onMiss({ key, body: { model: this.endpoint.model, ...this.body(request) } });
     }
     // Identical concurrent requests share one call.
     let pending = this.#inflight.get(key);

@@ -5,7 +5,12 @@ import { agentevalsJudge } from "../judges/agentevals_judge.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
 import { resolveModelEndpoint } from "../models/model_catalog.ts";
-import { type ClientStats, ModelClient } from "../models/model_client.ts";
+import {
+  type CacheMiss,
+  type ChatResult,
+  type ClientStats,
+  ModelClient,
+} from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
@@ -60,6 +65,8 @@ export function modelSetup(options: {
   writer?: string;
   /** Environment holding keys; default the process environment. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Answers cache misses instead of the endpoint (batch export); default none. */
+  onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   const limiter = new RequestLimiter({ concurrency: options.concurrency ?? 8 });
@@ -75,6 +82,7 @@ export function modelSetup(options: {
         maxRetries: options.maxRetries,
         timeoutMs: options.timeoutMs,
         retryBaseMs: options.retryBaseMs,
+        onMiss: options.onMiss,
       });
       clients.set(id, c);
     }
