@@ -92,6 +92,11 @@ export * from "./run/quick_summary.ts";
 export * from "./run/jupyter_progress.ts";
 export * from "./run/model_setup.ts";
 export * from "./run/rows_file.ts";
+export * from "./run/batch/batch_recorder.ts";
+export * from "./run/batch/request_phase.ts";
+export * from "./run/batch/write_batch_requests.ts";
+export * from "./run/batch/batch_output_line.ts";
+export * from "./run/batch/import_batch_results.ts";
 
 // Statistics
 export * from "./stats/summarize.ts";
