@@ -1,5 +1,4 @@
 /** `deno task sweep`: run one stage sweep, write one JSON row per trial, print a summary. */
-import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { modelSetup } from "../run/model_setup.ts";
@@ -40,7 +39,7 @@ async function _run(
   models: ReturnType<typeof modelSetup>,
 ): Promise<void> {
   // Validate everything (agents, dataset, bank size) before the output file exists.
-  const agents = resolveAgents({ specs: args.agents, factories: { llm: models.agentFactory } });
+  const agents = models.agents(args.agents);
   let instances = await loadDataset({
     name: args.dataset,
     seed: args.seed,
