@@ -59,6 +59,7 @@ export * from "./judges/judge.ts";
 export * from "./judges/normalize.ts";
 export * from "./judges/matches.ts";
 export * from "./judges/deterministic_judge.ts";
+export * from "./judges/judge_rows.ts";
 
 // Data
 export * from "./data/dataset.ts";
@@ -97,6 +98,7 @@ export * from "./run/batch/request_phase.ts";
 export * from "./run/batch/write_batch_requests.ts";
 export * from "./run/batch/batch_output_line.ts";
 export * from "./run/batch/import_batch_results.ts";
+export * from "./run/trajectory_id.ts";
 
 // Statistics
 export * from "./stats/summarize.ts";
@@ -112,10 +114,14 @@ export * from "./stats/percent_agreement.ts";
 export * from "./stats/cohens_kappa.ts";
 export * from "./stats/fleiss_kappa.ts";
 export * from "./stats/majority_vote.ts";
+export * from "./stats/judge_agreement.ts";
+export * from "./stats/annotator_agreement.ts";
+export * from "./stats/read_judge_labels.ts";
 
 // Experiments and figures
 export * from "./experiments/experiment_setup.ts";
 export * from "./experiments/stage_experiments.ts";
+export * from "./experiments/judge_trajectories.ts";
 export * from "./figures/dom.ts";
 export * from "./figures/compose_figure.ts";
 export * from "./figures/export_figure.ts";

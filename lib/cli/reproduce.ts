@@ -2,7 +2,6 @@
  * `deno task reproduce`: run the experiment behind every figure and table (offline by default:
  * demo set, offline reference agent) and write figures/*.svg, figures/*.png and figures/*.csv.
  */
-import { resolveAgents } from "../agents/resolve_agents.ts";
 import type { ExperimentResult } from "../experiments/stage_experiments.ts";
 import {
   asymmetricExposureExperiment,
@@ -19,6 +18,7 @@ import { table1Frame, table2Frame } from "../figures/paper_tables.ts";
 import { loadPaperValues } from "../figures/paper_values.ts";
 import { stageFigure } from "../figures/stage_figure.ts";
 import { topKFigure } from "../figures/top_k_figure.ts";
+import { modelSetup } from "../run/model_setup.ts";
 import { terminalProgress } from "../run/progress.ts";
 import { summarize } from "../stats/summarize.ts";
 import { runCli } from "./cli_error.ts";
@@ -26,12 +26,17 @@ import { runCli } from "./cli_error.ts";
 async function main(): Promise<void> {
   const dir = Deno.env.get("MEMGAUGE_FIGURES") ?? "figures";
   const dataset = Deno.env.get("MEMGAUGE_DATASET") ?? "demo";
-  const agents = resolveAgents({
-    specs: (Deno.env.get("MEMGAUGE_AGENTS") ?? "reference").split(","),
+  // Same agent resolution as the sweep CLI and the notebooks: MEMGAUGE_AGENTS=llm:MODEL works.
+  const models = modelSetup({
+    baseUrl: Deno.env.get("MEMGAUGE_BASE_URL"),
+    judge: Deno.env.get("MEMGAUGE_JUDGE"),
+    cachePath: Deno.env.get("MEMGAUGE_CACHE"),
   });
+  const agents = models.agents((Deno.env.get("MEMGAUGE_AGENTS") ?? "reference").split(","));
   const options = {
     dataset,
     agents,
+    models,
     seed: 0,
     resamples: 500,
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
@@ -198,6 +203,7 @@ async function main(): Promise<void> {
   console.log(`\nWrote ${written.length} files under ${dir}/:`);
   for (const path of written) console.log(`  ${path}`);
   console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  models.close();
 }
 
 if (import.meta.main) await runCli("reproduce", main);

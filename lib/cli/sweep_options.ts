@@ -1,5 +1,4 @@
 /** Turn parsed sweep arguments into sweep options: shared by `sweep` and `batch export`. */
-import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
 import type { SweepOptions } from "../run/sweep.ts";
@@ -30,7 +29,7 @@ export async function sweepOptionsFromArgs(options: {
 }): Promise<Omit<SweepOptions, "onRows" | "progress" | "select">> {
   const { args, models } = options;
   // Validate everything (agents, dataset, bank size) before any output file exists.
-  const agents = resolveAgents({ specs: args.agents, factories: { llm: models.agentFactory } });
+  const agents = models.agents(args.agents);
   let instances = await loadDataset({
     name: args.dataset,
     seed: args.seed,

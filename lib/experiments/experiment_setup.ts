@@ -4,14 +4,20 @@ import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import type { Instance } from "../model/instance.ts";
 import type { TrialRow } from "../model/trial_row.ts";
+import type { ModelSetup } from "../run/model_setup.ts";
 import type { Progress } from "../run/progress.ts";
 
 /** Options every experiment takes. */
 export interface ExperimentOptions {
   /** Dataset name known to the registry, or an instance-file path; default "demo". */
   dataset?: string;
-  /** Agents; default every offline reference persona. */
+  /** Agents (e.g. `modelSetup(...).agents(["llm:gpt-5.4-mini"])`); default every offline reference persona. */
   agents?: readonly Agent[];
+  /**
+   * Judge, writer and LLM rankers of a model setup (`modelSetup`); default offline: the
+   * deterministic judge, the verbatim writer and the offline rankers.
+   */
+  models?: Pick<ModelSetup, "judge" | "writer" | "rankerFactory">;
   /** Run seed; default 0. */
   seed?: number;
   /** Use the first n instances; default all. */
@@ -43,19 +49,36 @@ export function _agents(options: ExperimentOptions): readonly Agent[] {
 }
 
 /**
- * The agent backend as a caption names it: "offline reference agent" when every row is simulated.
+ * The agent backend as a caption names it: "offline reference agent" when every row is
+ * simulated; otherwise the model agents by id, any simulated agents named as the simulator, and
+ * an LLM judge when one decided the rows.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { agentLabel } from "./experiment_setup.ts";
  * assert.equal(agentLabel([]), "none");
+ * const row = { agent: "llm:gpt-5.4-mini", simulated: false, judgeModel: null };
+ * assert.equal(agentLabel([row]), "real model llm:gpt-5.4-mini, not the offline reference agent");
  * ```
  */
-export function agentLabel(rows: readonly TrialRow[]): string {
+export function agentLabel(
+  rows: readonly Pick<TrialRow, "agent" | "simulated" | "judgeModel">[],
+): string {
   if (rows.length === 0) return "none";
+  const judges = [...new Set(rows.map((r) => r.judgeModel).filter((j) => j != null))];
+  const judge = judges.length ? `; judge: agentevals LLM judge over ${judges.join(", ")}` : "";
   if (rows.every((r) => r.simulated)) {
-    return "offline reference agent (simulator, not a real model)";
+    return `offline reference agent (simulator, not a real model)${judge}`;
   }
-  return [...new Set(rows.map((r) => r.agent))].join(", ");
+  const ids = (simulated: boolean) => [
+    ...new Set(rows.filter((r) => r.simulated === simulated).map((r) => r.agent)),
+  ];
+  const models = ids(false);
+  const simulators = ids(true);
+  return `real model${models.length > 1 ? "s" : ""} ${models.join(", ")}` +
+    (simulators.length
+      ? ` and the offline reference agent (simulator) ${simulators.join(", ")}`
+      : ", not the offline reference agent") +
+    judge;
 }

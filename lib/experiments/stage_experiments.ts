@@ -33,6 +33,9 @@ async function _run(
     agents: _agents(options),
     seed: options.seed ?? 0,
     progress: options.progress?.(label),
+    judge: options.models?.judge,
+    writer: options.models?.writer,
+    rankerFactory: options.models?.rankerFactory,
     ...extra,
     base: { ...extra.base, bankSize, traceLoad },
   });

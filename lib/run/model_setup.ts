@@ -1,6 +1,7 @@
 /** Build the model-backed parts of a sweep (agents, ranker, writer, judge) over shared clients. */
 import type { Agent } from "../agents/agent.ts";
 import { llmAgent } from "../agents/llm_agent.ts";
+import { resolveAgents } from "../agents/resolve_agents.ts";
 import { agentevalsJudge } from "../judges/agentevals_judge.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
@@ -24,6 +25,11 @@ export interface ModelSetup {
   /** Client per model id (created on first use; a key is read only then). */
   client(id: string): ModelClient;
   agentFactory: (name: string) => Agent;
+  /**
+   * Agents from `--agent`-style specs: `reference`, `reference:PERSONA` (the offline simulator)
+   * or `llm:MODEL` over this setup's clients (the same resolution the sweep CLI uses).
+   */
+  agents(specs: readonly string[]): Agent[];
   rankerFactory: (id: string, agent: Agent | undefined) => Ranker | undefined;
   judge: Judge;
   writer: Writer;
@@ -43,6 +49,7 @@ export interface ModelSetup {
  * const setup = modelSetup({ cachePath: ":memory:" });
  * assert.equal(setup.judge.id, "deterministic");
  * assert.equal(setup.writer.id, "verbatim");
+ * assert.equal(setup.agents(["reference:careful"])[0].simulated, true);
  * setup.close();
  * ```
  */
@@ -90,9 +97,11 @@ export function modelSetup(options: {
   };
   const judgeSpec = options.judge ?? "deterministic";
   const writerSpec = options.writer ?? "verbatim";
+  const agentFactory = (name: string) => llmAgent({ client: client(name) });
   return {
     client,
-    agentFactory: (name) => llmAgent({ client: client(name) }),
+    agentFactory,
+    agents: (specs) => resolveAgents({ specs, factories: { llm: agentFactory } }),
     rankerFactory(id, agent) {
       if (id === "llm:self") {
         const self = agent as (Agent & { client?: ModelClient }) | undefined;
