@@ -309,7 +309,7 @@ function _topicWords(question: string): Set<string> {
  * of the answer's own kind (date shift, number change, colour swap), another order of a list
  * when the question asks for an order, then for entity and text answers of a known semantic type
  * another member of that type (typed swap); only when no type is known, the answer of another
- * question asking for the same kind of thing (same cue type, head noun or topic), then a person's
+ * question asking for the same kind of thing (same head noun or topic), then a person's
  * name swapped for another person of the conversation. The list may be empty: no plausible target.
  * The caller keeps the first one that the judge's matcher cannot confuse with y* and that the
  * helpful trace does not state.
@@ -332,7 +332,11 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   if (kind === "date") {
     out.push(..._dateShifts(answer, prng).map((t) => ({ target: t, kind: "date-shift" as const })));
   }
-  if (kind === "number" || kind === "date") {
+  // A title's number word ("It takes two") is part of a name, not a count.
+  const title =
+    /^(?:game|video-game|movie|song|tv-show)$/.test(_headOf(options.question ?? "").type ?? "") &&
+    !/\d/.test(answer);
+  if ((kind === "number" || kind === "date") && !title) {
     out.push(
       ..._numberChanges(answer, prng).map((t) => ({ target: t, kind: "number-change" as const })),
     );
@@ -348,16 +352,14 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   if (typed.length === 0) {
     const words = answer.split(/\s+/).length;
     // Another question's answer fits only when that question asks for the same kind of thing:
-    // the same cue type or head noun ("Which airline ..." and "What airline ..."), or the same
-    // topic (three non-name content words in common: "where do I keep my old sneakers").
+    // the same head noun ("Which airline ..." and "What airline ..."), or the same topic (three
+    // non-name content words in common). A shared cue type is not enough: "feel" cues both
+    // "What did Maria do to feel closer ..." and "What causes does John feel strongly about?".
     const head = _headOf(question);
     const topic = _topicWords(question);
     const alike = (other: string) => {
       const h = _headOf(other);
       if (head.noun !== null && h.noun === head.noun) return true;
-      // A shared cue type counts unless the head nouns differ ("frosting" and "cake" are food).
-      const nounsDiffer = head.noun !== null && h.noun !== null;
-      if (head.type !== null && h.type === head.type && !nounsDiffer) return true;
       return [..._topicWords(other)].filter((w) => topic.has(w)).length >= 3;
     };
     const same = (options.sameKindAnswers ?? []).filter((c) =>

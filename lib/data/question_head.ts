@@ -30,7 +30,7 @@ function _singular(word: string): string {
 /**
  * The cue type and head noun of a question, read after the what/which of its last sentence:
  * "Which Disney movie did Dave mention?" asks for a `movie`; "What did Caroline research?" names
- * no head noun. Two questions with the same type or noun ask for the same kind of answer.
+ * no head noun. Two questions with the same head noun ask for the same kind of answer.
  *
  * @example
  * ```ts
@@ -61,6 +61,8 @@ export function questionHead(options: { question: string }): QuestionHead {
     const lower = w.toLowerCase();
     if (/'s$|’s$/.test(w) || (_SKIP.has(lower) && phrase.length === 0)) continue;
     if (_AUX.has(lower) || /ly$/.test(lower) || _SKIP.has(lower)) break;
+    // "What inspired James ..." starts with a verb: there is no head noun.
+    if (phrase.length === 0 && /ed$/.test(lower)) break;
     // A past-tense verb or a name after the noun ends it: "Which advisor helped Ann ...".
     if (phrase.length > 0 && (/ed$/.test(lower) || /^[A-Z]/.test(w))) break;
     phrase.push(lower);

@@ -110,6 +110,7 @@ Deno.test("attackTargets() swaps in only answers of questions asking for the sam
     kind: "entity",
     sameKindAnswers: [
       { question: "What car does Ann drive?", answer: "Prius" },
+      { question: "What inspired Ann to hire an advisor?", answer: "a tax audit" },
       { question: "Which advisor did Bo hire?", answer: "a financial advisor" },
     ],
     prng: createPrng(1),
