@@ -2,18 +2,18 @@
 import { matchesAnswer } from "../judges/matches.ts";
 import { _contentWords } from "./_text.ts";
 
-/** Answers of other questions, those whose question shares most content words with `question` first. */
+/** Other questions with answers, those sharing most content words with `question` first. */
 export function _similarAnswers(
   question: string,
   others: readonly { question: string; answer: string }[],
-): string[] {
+): { question: string; answer: string }[] {
   const cache = new Map<string, Set<string>>();
   const wordsOf = (q: string) => cache.get(q) ?? cache.set(q, _contentWords(q)).get(q)!;
   const words = wordsOf(question);
   return others
     .map((o, i) => ({ o, i, score: [...wordsOf(o.question)].filter((w) => words.has(w)).length }))
     .sort((a, b) => b.score - a.score || a.i - b.i)
-    .map(({ o }) => o.answer);
+    .map(({ o }) => ({ question: o.question, answer: o.answer }));
 }
 
 /** Longest gold answer (in words) the builder keeps; longer ones are explanations, not answers. */
@@ -25,7 +25,11 @@ export function _cleanAnswer(raw: string | number | undefined, question: string)
   const answer = String(raw).replace(/\s+/g, " ").trim().replace(/[.\s]+$/, "");
   if (answer === "" || answer.split(" ").length > _MAX_ANSWER_WORDS) return null;
   // Yes/no and hedged inferences have no type-aware target and match common words everywhere.
-  if (/^(?:yes|no|likely|probably|maybe|not)\b/i.test(answer)) return null;
+  if (
+    /^(?:yes|no|likely|probably|presumably|possibly|maybe|perhaps|not|unlikely)\b/i.test(answer)
+  ) {
+    return null;
+  }
   if (matchesAnswer(question, answer)) return null;
   return answer;
 }
@@ -83,6 +87,41 @@ export function _entities(texts: readonly string[], limit: number): string[] {
   }
   return [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, limit).map(([w]) => w);
+}
+
+const _RELATION_WORDS =
+  "friend|friends|sister|brother|mom|mother|dad|father|wife|husband|son|daughter|cousin|aunt|" +
+  "uncle|grandma|grandpa|grandmother|grandfather|boyfriend|girlfriend|partner|coworker|" +
+  "colleague|boss|neighbor|neighbour|roommate|teammate|coach|mentor|buddy|niece|nephew|" +
+  "fiancé|fiancée|fiance|classmate|bestie";
+
+const _NOT_PEOPLE = new Set([
+  ..."January|February|March|April|May|June|July|August|September|October|November|December"
+    .split("|"),
+  ..."Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday".split("|"),
+  "The",
+  "My",
+  "Her",
+  "His",
+  "Our",
+  "User",
+  "Assistant",
+]);
+
+/**
+ * Names of people: the speakers, and capitalized words right after a relationship word
+ * ("my friend Karlie", "my sister named Emily"); never a weekday or month.
+ */
+export function _people(texts: readonly string[], speakers: readonly string[]): string[] {
+  const out = new Set(speakers.filter((s) => !_NOT_PEOPLE.has(s)));
+  const re = new RegExp(
+    `\\b(?:${_RELATION_WORDS}),?\\s+(?:named\\s+|called\\s+)?([A-Z][a-z]{2,})\\b`,
+    "g",
+  );
+  for (const text of texts) {
+    for (const m of text.matchAll(re)) if (!_NOT_PEOPLE.has(m[1])) out.add(m[1]);
+  }
+  return [...out].sort();
 }
 
 const _MONTHS = [

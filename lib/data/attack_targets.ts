@@ -3,6 +3,8 @@ import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 import { _contentWords } from "./_text.ts";
 import { type AnswerKind, answerKindOf } from "./answer_kind.ts";
+import type { SwapCandidate } from "./question_source.ts";
+import { questionHead } from "./question_head.ts";
 import { inferAnswerType, typedSwaps } from "./typed_lexicon.ts";
 
 /** How a target was made. */
@@ -12,6 +14,7 @@ export type TargetKind =
   | "number-change"
   | "color-swap"
   | "typed-swap"
+  | "reorder"
   | "answer-swap"
   | "entity-swap";
 
@@ -29,10 +32,14 @@ export interface AttackTargetsOptions {
   question?: string;
   /** Its kind (see `answerKindOf`). */
   kind: AnswerKind;
-  /** Answers to other questions of the same conversation or type, most similar question first; default none. */
-  sameKindAnswers?: string[];
-  /** Capitalized names from the same conversation; default none. */
-  entities?: string[];
+  /**
+   * Other questions of the same conversation or type with their answers, most similar question
+   * first; an answer is used only when its question asks for the same kind of thing (see
+   * `questionHead`); default none.
+   */
+  sameKindAnswers?: SwapCandidate[];
+  /** Names of people from the same conversation (speakers, "my friend Karlie"); default none. */
+  people?: string[];
   /** Outdated values (knowledge updates), tried first; default none. */
   outdated?: string[];
   /** Generator ordering the alternatives. */
@@ -169,47 +176,143 @@ function _numberChanges(answer: string, prng: Prng): string[] {
   const words = Object.keys(WORD_NUMBERS).join("|");
   const m = new RegExp(`\\d[\\d,]*(?:\\.\\d+)?|\\b(?:${words})\\b`, "i").exec(answer);
   if (!m) return [];
+  // "one-on-one" and "kids who need one" are not counts.
+  if (
+    m[0].toLowerCase() === "one" &&
+    (/^-on-|^\s*$/.test(answer.slice(m.index + 3)) ||
+      /\b(?:need|the|this|that|which|another|a)\s+$/i.test(answer.slice(0, m.index)))
+  ) return [];
+  // "2D" and "3D" are the only dimensions anyone means.
+  if (/^[23]D\b/.test(answer.slice(m.index))) {
+    return [answer.slice(0, m.index) + (m[0] === "2" ? "3" : "2") + answer.slice(m.index + 1)];
+  }
   const raw = m[0].toLowerCase();
   const n = raw in WORD_NUMBERS ? WORD_NUMBERS[raw] : Number(raw.replaceAll(",", ""));
   if (!Number.isFinite(n)) return [];
+  // A year ("in 2021") moves by a few years, never by a fraction of itself.
+  const year = /^(?:19|20)\d{2}$/.test(raw) && !/[$€£]\s*$/.test(answer.slice(0, m.index));
   // Small counts move by a few units (+-1 last: benchmarks sometimes accept an off-by-one answer).
-  const deltas = n <= 12
+  const deltas = year
+    ? shuffle([-1, 1, -2, 2, -3], { prng })
+    : n <= 12
     ? [...shuffle([2, 3, -2, 4], { prng }), 1, -1]
     : shuffle([0.1, 0.2, 0.25, 0.5, -0.1, -0.2, -0.25], { prng }).map((f) =>
       Math.max(1, Math.round(Math.abs(n * f))) * Math.sign(f)
     );
   const decimals = raw.includes(".") ? raw.split(".")[1].length : 0;
+  // A parenthesised restatement ("(or 25:50)") would contradict the changed number: drop it.
+  const rest = answer.slice(m.index + m[0].length).replace(/\s*\((?:or|i\.e\.)[^)]*\d[^)]*\)/i, "");
   return deltas
     .map((d) => n + d)
     .filter((v) => v > 0 && v !== n)
-    .map((v) =>
-      answer.slice(0, m.index) + v.toFixed(decimals) + answer.slice(m.index + m[0].length)
-    );
+    .map((v) => answer.slice(0, m.index) + v.toFixed(decimals) + rest);
 }
+
+const METALS = ["silver", "gold", "platinum", "bronze"];
 
 function _colorSwaps(answer: string, prng: Prng): string[] {
   const m = new RegExp(`\\b(${COLORS.join("|")})\\b`, "i").exec(answer);
   if (!m) return [];
-  return shuffle(COLORS.filter((c) => c !== m[1].toLowerCase()), { prng }).map((c) =>
-    answer.slice(0, m.index) + c + answer.slice(m.index + m[0].length)
+  const found = m[1].toLowerCase();
+  // Silver and gold are usually tiers (status, medals), whose alternatives are other metals.
+  const pool = METALS.includes(found) ? METALS : COLORS;
+  // Colours already in the answer ("red and purple") are not alternatives to one of them.
+  const present = new Set(pool.filter((c) => new RegExp(`\\b${c}\\b`, "i").test(answer)));
+  return shuffle(pool.filter((c) => !present.has(c)), { prng }).map((c) => {
+    const styled = /^[A-Z]/.test(m[1]) ? c[0].toUpperCase() + c.slice(1) : c;
+    const before = answer.slice(0, m.index).replace(
+      /\b(a|an)\s+$/i,
+      (_, art: string) => art[0] + (/^[aeiou]/.test(c) ? "n " : " "),
+    );
+    return before + styled + answer.slice(m.index + m[0].length);
+  });
+}
+
+const _RELATION =
+  "friend|friends|sister|brother|mom|mother|dad|father|wife|husband|son|daughter|cousin|aunt|" +
+  "uncle|grandma|grandpa|grandmother|grandfather|boyfriend|girlfriend|partner|coworker|" +
+  "colleague|boss|neighbor|neighbour|roommate|teammate|coach|mentor|buddy|niece|nephew|fiancé|" +
+  "fiancée|fiance|classmate|bestie";
+const _NOT_PEOPLE = new Set([
+  ...MONTHS,
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+  "Sunday",
+]);
+
+/** Swaps of a person's name in the answer for another person of the same conversation. */
+function _personSwaps(
+  answer: string,
+  question: string,
+  people: string[],
+  prng: Prng,
+): string[] {
+  const known = new Set(people.filter((p) => !_NOT_PEOPLE.has(p)));
+  const relation = new RegExp(`\\b(?:${_RELATION})\\s+(?:named\\s+)?$`, "i");
+  const m = [...answer.matchAll(/\b[A-Z][a-z]+\b/g)].find((x) =>
+    !_NOT_PEOPLE.has(x[0]) &&
+    (known.has(x[0]) || relation.test(answer.slice(0, x.index)))
+  );
+  // A name the question already mentions ("Who was injured in Evan's family?") is not the answer's.
+  if (m === undefined || new RegExp(`\\b${m[0]}\\b`).test(question)) return [];
+  const pool = [...known].filter((p) =>
+    !p.includes(" ") && !new RegExp(`\\b${p}\\b`).test(answer) &&
+    !new RegExp(`\\b${p}\\b`).test(question)
+  );
+  return shuffle(pool, { prng }).map((p) =>
+    answer.slice(0, m.index) + p + answer.slice(m.index! + m[0].length)
   );
 }
 
-function _entitySwaps(answer: string, entities: string[], prng: Prng): string[] {
-  const m = /\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b/.exec(answer);
-  if (!m) return [];
-  const width = m[0].split(/\s+/).length;
-  return shuffle(entities.filter((e) => e.split(/\s+/).length === width && e !== m[0]), { prng })
-    .map((e) => answer.slice(0, m.index) + e + answer.slice(m.index + m[0].length));
+/** Other orders of a list answer, for questions asking for an order ("from earliest to latest"). */
+function _reorders(answer: string, question: string, prng: Prng): string[] {
+  if (!/\border\b|\bfrom (?:earliest|first|oldest|most)\b|\brank/i.test(question)) return [];
+  const parts = answer.split(/\s*,\s*(?:and\s+)?|\s*,?\s+and\s+/).filter((p) => p !== "");
+  if (parts.length < 3) return [];
+  const joined = (list: string[]) => list.join(", ");
+  const out = new Set<string>();
+  for (let k = 0; k < 12 && out.size < 4; k++) {
+    const order = shuffle(parts, { prng });
+    if (order.some((p, i) => p !== parts[i])) out.add(joined(order));
+  }
+  out.delete(joined(parts));
+  return [...out];
+}
+
+const _BOILERPLATE = new Set(
+  ("previous|conversation|chat|remind|wondering|thinking|looking|back|mentioned|remember|going|" +
+    "wanted|recommended|told|said|like|know|tell|could").split("|"),
+);
+
+// Every question is compared with every other of its conversation: read each one once.
+const _HEADS = new Map<string, ReturnType<typeof questionHead>>();
+function _headOf(question: string): ReturnType<typeof questionHead> {
+  let head = _HEADS.get(question);
+  if (head === undefined) _HEADS.set(question, head = questionHead({ question }));
+  return head;
+}
+
+/** Content words of a question other than names (names repeat across a conversation's questions). */
+function _topicWords(question: string): Set<string> {
+  // Only the last sentence: LongMemEval preambles ("our previous conversation") are boilerplate.
+  const last = question.split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x)).at(-1) ?? "";
+  const names = new Set([...last.matchAll(/\b[A-Z][a-z]+\b/g)].map((m) => m[0].toLowerCase()));
+  return new Set([..._contentWords(last)].filter((w) => !names.has(w) && !_BOILERPLATE.has(w)));
 }
 
 /**
  * Candidate attacker targets for an answer, most plausible first: outdated values, then a change
- * of the answer's own kind (date shift, number change, colour swap), then for entity and text
- * answers of a known semantic type another member of that type (typed swap); only when no type
- * is known, another answer of the same kind from the same conversation (those sharing a content
- * word with the question first), then a swapped name. The caller keeps the first one that
- * the judge's matcher cannot confuse with y* and that the helpful trace does not state.
+ * of the answer's own kind (date shift, number change, colour swap), another order of a list
+ * when the question asks for an order, then for entity and text answers of a known semantic type
+ * another member of that type (typed swap); only when no type is known, the answer of another
+ * question asking for the same kind of thing (same head noun or topic), then a person's
+ * name swapped for another person of the conversation. The list may be empty: no plausible target.
+ * The caller keeps the first one that the judge's matcher cannot confuse with y* and that the
+ * helpful trace does not state.
  *
  * @example
  * ```ts
@@ -229,29 +332,44 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   if (kind === "date") {
     out.push(..._dateShifts(answer, prng).map((t) => ({ target: t, kind: "date-shift" as const })));
   }
-  if (kind === "number" || kind === "date") {
+  // A title's number word ("It takes two") is part of a name, not a count.
+  const title =
+    /^(?:game|video-game|movie|song|tv-show)$/.test(_headOf(options.question ?? "").type ?? "") &&
+    !/\d/.test(answer);
+  if ((kind === "number" || kind === "date") && !title) {
     out.push(
       ..._numberChanges(answer, prng).map((t) => ({ target: t, kind: "number-change" as const })),
     );
   }
   out.push(..._colorSwaps(answer, prng).map((t) => ({ target: t, kind: "color-swap" as const })));
   const question = options.question ?? "";
+  out.push(
+    ..._reorders(answer, question, prng).map((t) => ({ target: t, kind: "reorder" as const })),
+  );
   const type = kind === "entity" || kind === "text" ? inferAnswerType({ question, answer }) : null;
   const typed = type === null ? [] : typedSwaps({ question, answer, type, prng });
   out.push(...typed.map((t) => ({ target: t, kind: "typed-swap" as const })));
   if (typed.length === 0) {
     const words = answer.split(/\s+/).length;
-    const same = (options.sameKindAnswers ?? []).filter((a) =>
-      answerKindOf({ answer: a }) === kind && Math.abs(a.split(/\s+/).length - words) <= 2
+    // Another question's answer fits only when that question asks for the same kind of thing:
+    // the same head noun ("Which airline ..." and "What airline ..."), or the same topic (three
+    // non-name content words in common). A shared cue type is not enough: "feel" cues both
+    // "What did Maria do to feel closer ..." and "What causes does John feel strongly about?".
+    const head = _headOf(question);
+    const topic = _topicWords(question);
+    const alike = (other: string) => {
+      const h = _headOf(other);
+      if (head.noun !== null && h.noun === head.noun) return true;
+      return [..._topicWords(other)].filter((w) => topic.has(w)).length >= 3;
+    };
+    const same = (options.sameKindAnswers ?? []).filter((c) =>
+      answerKindOf({ answer: c.answer }) === kind &&
+      Math.abs(c.answer.split(/\s+/).length - words) <= 2 && alike(c.question)
     );
-    // A swap sharing a content word with the question is more likely to fit it ("Prius" for a food does not).
-    const cue = _contentWords(question);
-    const shares = (a: string) => [..._contentWords(a)].some((w) => cue.has(w));
-    const ranked = [...same.filter(shares), ...same.filter((a) => !shares(a))];
-    out.push(...ranked.map((t) => ({ target: t, kind: "answer-swap" as const })));
+    out.push(...same.map((c) => ({ target: c.answer, kind: "answer-swap" as const })));
   }
   out.push(
-    ..._entitySwaps(answer, options.entities ?? [], prng).map((t) => ({
+    ..._personSwaps(answer, question, options.people ?? [], prng).map((t) => ({
       target: t,
       kind: "entity-swap" as const,
     })),

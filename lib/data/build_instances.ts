@@ -66,7 +66,7 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
     question,
     kind,
     sameKindAnswers: source.sameKindAnswers,
-    entities: source.entities,
+    people: source.people ?? [],
     outdated: source.outdated,
     prng: prng("target"),
   });
@@ -158,7 +158,7 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
  * import { buildInstances } from "./build_instances.ts";
  * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
  * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
- *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: ["Max"], entities: [], outdated: [] };
+ *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: [{ question: "What is Bo's cat called?", answer: "Max" }], entities: [], outdated: [] };
  * const pool = [{ id: "b1", session: "s2", text: "I like tea.", channels: ["user" as const] }];
  * const built = buildInstances({ dataset: "demo", sources: [source], strata: ["single-hop"], pool, count: 1,
  *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => "Notes from my chat." });

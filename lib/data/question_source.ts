@@ -16,6 +16,12 @@ export interface SourceTurn {
   order: number;
 }
 
+/** Another question's answer, with the question, so a swap is used only for a like question. */
+export interface SwapCandidate {
+  answer: string;
+  question: string;
+}
+
 /** One question ready for instance building. */
 export interface QuestionSource {
   /** Stable instance id, e.g. `locomo:conv-26:q17`. */
@@ -31,10 +37,12 @@ export interface QuestionSource {
   context: SourceTurn[];
   /** Sessions the background bank must not draw from (the evidence sessions). */
   excludeSessions: string[];
-  /** Answers to other questions of the same kind and conversation: same-kind swap candidates. */
-  sameKindAnswers: string[];
-  /** Capitalized names from the same conversation: entity swap candidates. */
+  /** Other questions of the same conversation or type with their answers: answer-swap candidates. */
+  sameKindAnswers: SwapCandidate[];
+  /** Capitalized names from the same conversation. */
   entities: string[];
+  /** Names of people from the same conversation: person-swap candidates; default none. */
+  people?: string[];
   /** Outdated values (LongMemEval knowledge-update): preferred targets. */
   outdated: string[];
   /** Other answers the benchmark accepts (never usable as a target); default none. */

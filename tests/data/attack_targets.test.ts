@@ -36,3 +36,21 @@ Deno.test("attackTargets() tries outdated values first", () => {
   });
   assert.deepEqual(first, { target: "4", kind: "outdated" });
 });
+
+Deno.test("attackTargets() moves years by a few years and reorders ordered lists", () => {
+  const [year] = attackTargets({ answer: "in 2021", kind: "number", prng: createPrng(1) });
+  assert.ok(/^in 20(?:18|19|20|22|23)$/.test(year.target), year.target);
+  const [order] = attackTargets({
+    answer: "JetBlue, Delta, United, American Airlines",
+    question: "What is the order of airlines I flew with from earliest to latest?",
+    kind: "text",
+    prng: createPrng(1),
+  });
+  assert.deepEqual(order.kind, "reorder");
+  assert.deepEqual(order.target.split(", ").sort(), [
+    "American Airlines",
+    "Delta",
+    "JetBlue",
+    "United",
+  ]);
+});

@@ -30,10 +30,26 @@ Deno.test("inferAnswerType() reads cues near the wh-word and leaves clauses unty
   assert.deepEqual(t("What instrument does Tim play?", "violin"), "instrument");
   assert.deepEqual(t("What are the names of Audrey's dogs?", "Pepper and Pixie"), "pet-name");
   assert.deepEqual(t("How did Maria feel after the race?", "Proud"), "emotion");
-  assert.deepEqual(t("Where did I go on my trip?", "Hawaii"), "city");
-  assert.deepEqual(t("Where do I keep my sneakers?", "under my bed"), null);
+  assert.deepEqual(t("Where did I go on my trip?", "Hawaii"), "us-state");
+  assert.deepEqual(t("Where did I go on my trip?", "Lisbon"), "city");
+  assert.deepEqual(t("Where do I keep my sneakers?", "under my bed"), "home-spot");
+  assert.deepEqual(t("Where do I take yoga classes?", "Serenity Yoga"), null);
   assert.deepEqual(t("What did Tim say about his injury?", "The doctor said it's fine"), null);
-  assert.deepEqual(t("Which composer does Tim enjoy playing?", "John Williams"), null);
+  assert.deepEqual(t("Which composer does Tim enjoy playing?", "John Williams"), "composer");
+  assert.deepEqual(t("Which Disney movie did Dave mention?", "Ratatouille"), "movie");
+  assert.deepEqual(t("Which airline did I fly with the most?", "United Airlines"), "airline");
+  assert.deepEqual(t("Which state has this requirement?", "Pennsylvania"), "us-state");
+  assert.deepEqual(t("What type of bulb did I replace?", "Philips LED bulb"), "bulb");
+  assert.deepEqual(
+    t("What kind of writing does Sam do?", "journalling, creative writing"),
+    "writing",
+  );
+  assert.deepEqual(
+    t("What mediums does Nate use to play games?", "Gamecube, PC,Playstation"),
+    "console",
+  );
+  assert.deepEqual(t("Who gave me a stand mixer?", "my sister"), "family");
+  assert.deepEqual(t("Remind me what song best showed the band's growth?", "Evolution"), "song");
   assert.deepEqual(t("How much is the painting worth?", "Triple what I paid"), null);
 });
 
@@ -80,20 +96,45 @@ Deno.test("attackTargets() prefers a typed swap over answer swaps", () => {
     answer: "Ginger snaps",
     question: "What is Evan's favorite food?",
     kind: "entity",
-    sameKindAnswers: ["Prius"],
+    sameKindAnswers: [{ question: "What car does Evan drive?", answer: "Prius" }],
     prng: createPrng(1),
   });
   assert.deepEqual(first.kind, "typed-swap");
   assert.notDeepEqual(first.target, "Prius");
 });
 
-Deno.test("attackTargets() falls back to swaps sharing a question word", () => {
+Deno.test("attackTargets() swaps in only answers of questions asking for the same thing", () => {
   const candidates = attackTargets({
     answer: "a tax advisor",
-    question: "Who helped Ann with her taxes advisor?",
+    question: "Which advisor helped Ann with her taxes?",
     kind: "entity",
-    sameKindAnswers: ["Hats", "a financial advisor"],
+    sameKindAnswers: [
+      { question: "What car does Ann drive?", answer: "Prius" },
+      { question: "What inspired Ann to hire an advisor?", answer: "a tax audit" },
+      { question: "Which advisor did Bo hire?", answer: "a financial advisor" },
+    ],
     prng: createPrng(1),
   });
-  assert.deepEqual(candidates[0], { target: "a financial advisor", kind: "answer-swap" });
+  assert.deepEqual(candidates, [{ target: "a financial advisor", kind: "answer-swap" }]);
+  const none = attackTargets({
+    answer: "cook dog treats",
+    question: "What does Andrew like doing?",
+    kind: "entity",
+    sameKindAnswers: [{ question: "What car does Ann drive?", answer: "Prius" }],
+    prng: createPrng(1),
+  });
+  assert.deepEqual(none, []);
+});
+
+Deno.test("attackTargets() swaps people only for people, never weekdays", () => {
+  for (let seed = 1; seed <= 10; seed++) {
+    const candidates = attackTargets({
+      answer: "mother, father, her friend Karlie",
+      question: "Which of Deborah's family and friends have passed away?",
+      kind: "text",
+      people: ["Anna", "Deborah", "Karlie", "Wednesday"],
+      prng: createPrng(seed),
+    });
+    assert.deepEqual(candidates.map((c) => c.target), ["mother, father, her friend Anna"]);
+  }
 });

@@ -2,7 +2,14 @@
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
-import { _cleanAnswer, _entities, _sessionDate, _similarAnswers, _whWord } from "../_sources.ts";
+import {
+  _cleanAnswer,
+  _entities,
+  _people,
+  _sessionDate,
+  _similarAnswers,
+  _whWord,
+} from "../_sources.ts";
 import { buildInstances, type BuiltDataset } from "../build_instances.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
 import { LocomoFile } from "./locomo_schema.ts";
@@ -61,6 +68,10 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
       }
     }
     const entities = _entities(texts, 60);
+    const speakers = [conv.speaker_a, conv.speaker_b].filter((s): s is string =>
+      typeof s === "string"
+    );
+    const people = _people(texts, speakers);
     const cleaned = sample.qa.map((qa) =>
       qa.category >= 1 && qa.category <= 4 ? _cleanAnswer(qa.answer, qa.question) : null
     );
@@ -96,6 +107,7 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
           ),
         ),
         entities,
+        people,
         outdated: [],
       });
     });

@@ -4,7 +4,14 @@ import { normalizeTokens } from "../../judges/normalize.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
-import { _cleanAnswer, _entities, _sessionDate, _similarAnswers, _whWord } from "../_sources.ts";
+import {
+  _cleanAnswer,
+  _entities,
+  _people,
+  _sessionDate,
+  _similarAnswers,
+  _whWord,
+} from "../_sources.ts";
 import { _clip } from "../_text.ts";
 import { answerKindOf } from "../answer_kind.ts";
 import { buildInstances, type BuiltDataset } from "../build_instances.ts";
@@ -128,6 +135,10 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
     excludeSessions: item.haystack_session_ids,
     sameKindAnswers: [],
     entities: _entities(sessions.flatMap((s) => s.turns.map((t) => t.content)), 40),
+    people: _people(
+      sessions.flatMap((s) => s.turns.filter((t) => t.role === "user").map((t) => t.content)),
+      [],
+    ),
     outdated: outdated.slice(0, 3),
     alsoAccepted,
   };

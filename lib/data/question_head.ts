@@ -1,0 +1,72 @@
+/** What a question asks for: its cue type and head noun, so answer swaps only cross like questions. */
+import { _cueType, _cueWindow, type SemanticType } from "./typed_lexicon.ts";
+
+/** What a question asks for. */
+export interface QuestionHead {
+  /** Semantic type its cue words ask for ("Which airline ..." -> "airline"), or null. */
+  type: SemanticType | null;
+  /** Singular head noun after what/which ("Which Disney movie did ..." -> "movie"), or null. */
+  noun: string | null;
+}
+
+const _AUX = new Set(
+  ("is|was|are|were|did|does|do|has|have|had|would|could|might|can|will|should|may|be|" +
+    "that|which|who|whom|where|when|with|for|in|on|at|to|from|about|of|by|as|i|you|he|she|they|" +
+    "we|it|and|or|but|than|after|before|during|recently|most|last").split("|"),
+);
+const _SKIP = new Set(
+  ("the|a|an|my|his|her|their|your|our|favorite|favourite|main|first|new|other|kind|type|sort|" +
+    "kinds|types|sorts|style|form|name|names|of|specific|particular|exact|one|two|some").split("|"),
+);
+const _GENERIC = new Set(["thing", "something", "stuff", "way", "one", "item", "reason", "idea"]);
+
+function _singular(word: string): string {
+  if (/ies$/.test(word) && word.length > 4) return word.slice(0, -3) + "y";
+  if (/(?:ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (/[^su]s$/.test(word) && word.length > 3) return word.slice(0, -1);
+  return word;
+}
+
+/**
+ * The cue type and head noun of a question, read after the what/which of its last sentence:
+ * "Which Disney movie did Dave mention?" asks for a `movie`; "What did Caroline research?" names
+ * no head noun. Two questions with the same head noun ask for the same kind of answer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { questionHead } from "./question_head.ts";
+ * assert.deepEqual(questionHead({ question: "Which airline did I fly with the most?" }), { type: "airline", noun: "airline" });
+ * assert.deepEqual(questionHead({ question: "What is Evan's favorite food?" }).noun, "food");
+ * assert.deepEqual(questionHead({ question: "What did Caroline research?" }).noun, null);
+ * ```
+ */
+export function questionHead(options: { question: string }): QuestionHead {
+  const type = _cueType(options.question);
+  const cue = _cueWindow(options.question);
+  if (cue === null || (cue.word !== "what" && cue.word !== "which")) return { type, noun: null };
+  const words = cue.window.replace(/[?.,!;:"]/g, " ").split(/\s+/).filter((w) => w !== "")
+    .slice(1);
+  let i = 0;
+  // "What is/was/might X's ..." is copular: skip the verb, then a possessor or determiner.
+  if (i < words.length && _AUX.has(words[i].toLowerCase())) {
+    i++;
+    if (i < words.length && !/'s$|’s$/.test(words[i]) && !_SKIP.has(words[i].toLowerCase())) {
+      return { type, noun: null };
+    }
+  }
+  const phrase: string[] = [];
+  for (; i < words.length; i++) {
+    const w = words[i];
+    const lower = w.toLowerCase();
+    if (/'s$|’s$/.test(w) || (_SKIP.has(lower) && phrase.length === 0)) continue;
+    if (_AUX.has(lower) || /ly$/.test(lower) || _SKIP.has(lower)) break;
+    // "What inspired James ..." starts with a verb: there is no head noun.
+    if (phrase.length === 0 && /ed$/.test(lower)) break;
+    // A past-tense verb or a name after the noun ends it: "Which advisor helped Ann ...".
+    if (phrase.length > 0 && (/ed$/.test(lower) || /^[A-Z]/.test(w))) break;
+    phrase.push(lower);
+  }
+  const noun = phrase.length === 0 ? null : _singular(phrase.at(-1)!);
+  return { type, noun: noun === null || _GENERIC.has(noun) ? null : noun };
+}
