@@ -155,6 +155,7 @@ export function mem0System(options: {
       },
       setManagement(next) {
         mode = next;
+        return Promise.resolve();
       },
       async write({ units, background }) {
         const messages = units.map((u) => ({

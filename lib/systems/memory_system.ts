@@ -33,7 +33,7 @@ export interface WriteResult {
  * const records: { id: string; text: string }[] = [];
  * const echo: MemorySystem = {
  *   system: "echo", version: "0", management: "M0",
- *   setManagement() {},
+ *   setManagement: () => Promise.resolve(),
  *   write({ units }) { units.forEach((u) => records.push({ id: u.id, text: u.text })); return Promise.resolve({ touched: [] }); },
  *   list: () => Promise.resolve([...records]),
  *   search: ({ k }) => Promise.resolve(records.slice(0, k)),
@@ -50,7 +50,7 @@ export interface MemorySystem {
   /** Current management mode. */
   readonly management: ManagementMode;
   /** Switch native management on (M1) or off (M0) for the following writes. */
-  setManagement(mode: ManagementMode): void;
+  setManagement(mode: ManagementMode): Promise<void>;
   /**
    * Write units as one input. `background`: store as given, skipping the system's LLM
    * extraction where the system offers a raw insert (background bank records are not measured).
