@@ -9,15 +9,13 @@ import { modelSetup } from "../run/model_setup.ts";
 import { measureSystem } from "../systems/measure.ts";
 import type { ManagementMode } from "../systems/memory_system.ts";
 import { resolveSystem } from "../systems/resolve_system.ts";
+import { PIPELINE_CHECK_BANNER, startPipelineCheck } from "../systems/pipeline_check.ts";
 import { CliError, runCli } from "./cli_error.ts";
 
 const USAGE = "usage: deno task systems --system mem0|langmem|amem|hindsight --out rows.jsonl " +
   "[--dataset demo|FILE.json] [--management on|off|both] [--k 1,3,5,7] [--attack minja|sleeper|both] " +
   "[--limit N] [--bank-size N] [--agent reference[:persona]|llm:ID] [--seed N] " +
   "[--base-url URL --model ID --embedding-model ID] [--hindsight-url URL] [--pipeline-check]";
-
-const _BANNER = "PIPELINE CHECK: the system's model and embedder are a scripted local server. " +
-  "These rows check the pipeline; they are not measurements of the system.";
 
 /**
  * Run the systems CLI. `--pipeline-check` starts the kit's scripted local server for the
@@ -86,23 +84,15 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
     };
     let hindsightUrl = values["hindsight-url"];
     if (values["pipeline-check"]) {
-      // The scripted server lives with the tests; only pipeline checks load it.
-      const { startFakeOpenAIServer, majorityReply } = await import(
-        "../../tests/support/fake_openai_server.ts"
-      );
-      const { pipelineCheckReply } = await import("../systems/pipeline_check_reply.ts");
-      const server = startFakeOpenAIServer({
-        reply: (body) => pipelineCheckReply(body) ?? majorityReply(body),
-      });
-      stops.push(() => server.close());
-      endpoint = { ...endpoint, baseUrl: server.baseUrl, apiKey: "pipeline-check" };
-      if (values.system === "hindsight") {
-        const { startFakeHindsight } = await import("../../tests/support/fake_hindsight_server.ts");
-        const hs = startFakeHindsight();
-        stops.push(() => hs.close());
-        hindsightUrl = hs.baseUrl;
-      }
-      console.error(_BANNER);
+      const check = await startPipelineCheck({});
+      stops.push(() => check.close());
+      endpoint = {
+        ...check.endpoint,
+        model: endpoint.model,
+        embeddingModel: endpoint.embeddingModel,
+      };
+      hindsightUrl = check.hindsightUrl;
+      console.error(PIPELINE_CHECK_BANNER);
     } else if (values.system !== "hindsight") {
       const key = Deno.env.get(values["api-key-env"]);
       if (!key) {
@@ -153,7 +143,7 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
       `${values.system}: ${n} rows to ${values.out} in ${
         ((performance.now() - started) / 1000).toFixed(1)
       } s` +
-        (values["pipeline-check"] ? ` (${_BANNER.split(":")[0]})` : ""),
+        (values["pipeline-check"] ? ` (PIPELINE CHECK)` : ""),
     );
   } finally {
     for (const stop of stops) await stop();

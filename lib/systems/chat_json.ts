@@ -10,7 +10,7 @@ import type { ModelClient } from "../models/model_client.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { chatJson } from "./chat_json.ts";
- * const client = { chat: () => Promise.resolve({ content: '```json\n{"a": 1}\n```' }) };
+ * const client = { chat: () => Promise.resolve({ content: 'Sure: {"a": 1} Done.' }) };
  * assert.deepEqual(await chatJson({ client: client as never, prompt: "p", label: "t" }), { a: 1 });
  * ```
  */
