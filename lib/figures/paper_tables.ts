@@ -19,9 +19,11 @@ export function table1Frame(options: {
   paper: pl.DataFrame;
   /** The kit's rows in the same columns; default none ("not yet measured by the kit"). */
   measured?: pl.DataFrame;
+  /** Source label of the measured rows; default "kit" (pipeline checks say so). */
+  label?: string;
 }): pl.DataFrame {
   const paper = options.paper.withColumns(pl.lit("paper").alias("source"));
-  const kit = options.measured?.withColumns(pl.lit("kit").alias("source")) ??
+  const kit = options.measured?.withColumns(pl.lit(options.label ?? "kit").alias("source")) ??
     options.paper.select(
       "system",
       "mode",
@@ -63,10 +65,14 @@ export function table2Frame(options: {
   paper: pl.DataFrame;
   /** The kit's long rows (system, metric, k, value); default none. */
   measured?: pl.DataFrame;
+  /** Source label of the measured rows; default "kit" (pipeline checks say so). */
+  label?: string;
 }): pl.DataFrame {
   const long = pl.concat([
     options.paper.withColumns(pl.lit("paper").alias("source")),
-    ...(options.measured ? [options.measured.withColumns(pl.lit("kit").alias("source"))] : []),
+    ...(options.measured
+      ? [options.measured.withColumns(pl.lit(options.label ?? "kit").alias("source"))]
+      : []),
   ], { how: "vertical" }).withColumns(pl.format("K={}", pl.col("k")).alias("K"));
   const wide = long.pivot("value", { index: ["system", "metric", "source"], on: "K" });
   return wide.select("system", "metric", "source", "K=1", "K=3", "K=5", "K=7");

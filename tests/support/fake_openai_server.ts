@@ -79,6 +79,15 @@ function _embed(text: string, dims: number): number[] {
   return v.map((x) => x / norm);
 }
 
+// openai-node 4.x asks for base64 by default and misreads a float array; answer in kind.
+function _encode(v: number[], format: unknown): number[] | string {
+  if (format !== "base64") return v;
+  const bytes = new Uint8Array(new Float32Array(v).buffer);
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
+}
+
 /**
  * Start a fake server; close it in a `finally`.
  *
@@ -155,7 +164,7 @@ export function startFakeOpenAIServer(options: {
         data: inputs.map((t, index) => ({
           object: "embedding",
           index,
-          embedding: _embed(String(t), options.embeddingDims ?? 64),
+          embedding: _encode(_embed(String(t), options.embeddingDims ?? 64), body.encoding_format),
         })),
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });
