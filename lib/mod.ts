@@ -80,6 +80,8 @@ export * from "./data/read_json_file.ts";
 export * from "./data/attack_targets.ts";
 export * from "./data/attacks/minja.ts";
 export * from "./data/attacks/sleeper.ts";
+export * from "./data/typed_lexicon.ts";
+export * from "./data/question_head.ts";
 
 // Running
 export * from "./run/operating_points.ts";
@@ -131,3 +133,18 @@ export * from "./figures/figure3_stages.ts";
 export * from "./figures/stage_figure.ts";
 export * from "./figures/mid_figure.ts";
 export * from "./figures/top_k_figure.ts";
+
+// Existing memory systems (Mem0, LangMem, A-Mem, Hindsight)
+export * from "./systems/memory_system.ts";
+export * from "./systems/provenance.ts";
+export * from "./systems/measure.ts";
+export * from "./systems/resolve_system.ts";
+export * from "./systems/mem0.ts";
+export * from "./systems/langmem/langmem_system.ts";
+export * from "./systems/langmem/memory_manager.ts";
+export * from "./systems/amem/amem_system.ts";
+export * from "./systems/hindsight.ts";
+export * from "./systems/embeddings.ts";
+export * from "./systems/vector_index.ts";
+export * from "./systems/system_table1.ts";
+export * from "./systems/system_table2.ts";
