@@ -2,6 +2,7 @@
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { _ndtr, _ndtri } from "./_normal.ts";
 import { _BinomialTables } from "./multinomial_sampler.ts";
+import { type _LatticePmf, _latticePmf, _sampleHistogram } from "./_lattice_bootstrap.ts";
 
 /** Interval method: bootstrap percentile, or bias-corrected and accelerated (BCa). */
 export type IntervalMethod = "percentile" | "bca";
@@ -60,7 +61,13 @@ export interface BootstrapRatiosOptions {
  * cluster indices, O(resamples * n); both samplers are exact.
  *
  * When every cluster has the same size and integer numerators (binary outcomes), resampled
- * statistics are tallied in a histogram of numerators, so quantiles need no sort.
+ * statistics are tallied in a histogram of numerators, so quantiles need no sort. If moreover
+ * each statistic's numerator takes at most three equally spaced values over clusters (every
+ * paired metric with one pair per instance), the distribution of one resampled numerator sum is
+ * known exactly (binomial, or a difference of trinomial counts), so the histogram of the B
+ * resampled values, which is Multinomial(B, that distribution), is drawn directly: O(support)
+ * work instead of O(B * types), the same distribution of intervals. The statistics then get
+ * independent draws rather than sharing resamples; each interval is unchanged in distribution.
  *
  * @example
  * ```ts
@@ -143,11 +150,21 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
   // return sum(count * size). When most clusters are distinct (typical with several trials per
   // instance), drawing n cluster indices costs less than K - 1 binomials and their tables;
   // both are exact.
-  const resample = 3 * K > n
-    ? _directKernel(w, m, A, S, n, rng, x)
-    : _binomialKernel(w, m, A, S, n, rng, x);
+  const kernel = () =>
+    3 * K > n ? _directKernel(w, m, A, S, n, rng, x) : _binomialKernel(w, m, A, S, n, rng, x);
 
-  if (histogram) {
+  const lattice = histogram ? a.map((as) => _latticePmf(w, as, n)) : [];
+  if (histogram && lattice.every((l) => l !== null)) {
+    // Every statistic takes at most three equally spaced values per cluster (always so with
+    // one pair per instance): its B resampled values are B draws from a known lattice
+    // distribution, so their histogram is drawn directly as Multinomial(B, pmf).
+    for (const l of lattice as _LatticePmf[]) {
+      const drawn = _sampleHistogram(l.pmf, resamples, rng);
+      const hist = new Float64Array((l.pmf.length - 1) * l.step + 1);
+      for (let i = 0; i < drawn.length; i++) hist[i * l.step] = drawn[i];
+      dists.push(_histogramDistribution(hist, l.lo, den, resamples));
+    }
+  } else if (histogram) {
     const offsets = Float64Array.from(mins, (lo) => n * lo);
     const widths = mins.map((lo, s) => n * (maxs[s] - lo) + 1);
     // One flat histogram, statistic s at [base[s], base[s] + widths[s]).
@@ -155,6 +172,7 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
     for (let s = 1; s < S; s++) base[s] = base[s - 1] + widths[s - 1];
     const hist = new Float64Array(base[S - 1] + widths[S - 1]);
     for (let s = 0; s < S; s++) base[s] -= offsets[s];
+    const resample = kernel();
     for (let b = 0; b < resamples; b++) {
       resample();
       for (let s = 0; s < S; s++) hist[(base[s] + x[s]) | 0]++;
@@ -167,6 +185,7 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
     }
   } else {
     const values = new Float64Array(S * resamples);
+    const resample = kernel();
     for (let b = 0; b < resamples; b++) {
       const d = resample();
       for (let s = 0; s < S; s++) values[s * resamples + b] = x[s] / d;

@@ -15,4 +15,4 @@ for run in $(seq 1 "${RUNS:-1}"); do
 done
 echo "1 = MID_asr only (scipy: one statistic; kit: bootstrapRatios on the 3 values of pt - ct)"
 echo "5 = all five paired metrics (scipy: one vectorized statistic returning 5 values;"
-echo "    kit: pairedBootstrap, from PairOutcome objects, one resampling stream for all five)"
+echo "    kit: pairedBootstrap, from PairOutcome objects, all five intervals)"
