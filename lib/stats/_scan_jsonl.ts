@@ -32,7 +32,7 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
   const lastCode = new Int32Array(cols.length);
   const all = [...cols, "condition", "correct", "matchesTarget", "error"].map((c) => `"${c}":`);
   const order = all.map((_, k) => k);
-  const found = new Int32Array(all.length);
+  const found = new Int32Array(all.length), ends = new Int32Array(all.length);
   let cap = 1 << 16, rows = 0, lineNo = 0;
   let codes = cols.map(() => new Int32Array(cap));
   let condition = new Uint8Array(cap), correct = new Int8Array(cap);
@@ -76,17 +76,20 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
           const line = text.slice(start, stop);
           order.sort((x, y) => _pos(line, all[x]) - _pos(line, all[y]));
         }
-        let from = start;
+        let from = start + 1;
         for (const k of order) {
-          let at = text.indexOf(all[k], from);
+          // Needed keys are often adjacent: try the cursor before searching.
+          let at = text.startsWith(all[k], from) ? from : text.indexOf(all[k], from);
           if (at < 0 || at >= stop) at = text.indexOf(all[k], start); // key order differs
           if (at < 0 || at >= stop) {
             found[k] = -1;
             continue;
           }
-          from = at + all[k].length;
-          while (text.charCodeAt(from) === 32) from++;
-          found[k] = from;
+          let v = at + all[k].length;
+          while (text.charCodeAt(v) === 32) v++;
+          found[k] = v;
+          ends[k] = _valueEnd(text, v, stop);
+          from = ends[k] + 1;
         }
         if (rows === cap) {
           cap *= 2;
@@ -105,11 +108,11 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
           }
           // Sorted sweeps repeat the previous value: compare in place before slicing.
           const last = lastRaw[j];
-          if (text.startsWith(last, v) && _isEnd(text.charCodeAt(v + last.length))) {
+          if (ends[j] - v === last.length && text.startsWith(last, v)) {
             codes[j][rows] = lastCode[j];
             continue;
           }
-          const raw = text.slice(v, _valueEnd(text, v, stop));
+          const raw = text.slice(v, ends[j]);
           const code = interners[j].code(_decode(raw));
           if (raw === "null" && required.has(cols[j])) {
             throw new _BadLine(lineNo, cols[j]);
