@@ -42,12 +42,11 @@ export function _latticePmf(w: Float64Array, a: Float64Array, n: number): _Latti
   const kDist = _binomialPmf(n, outer / n);
   const r = outer === 0 ? 0 : mass[2] / outer;
   const pmf = new Float64Array(2 * n + 1);
+  const scratch = new Float64Array(n + 1);
   for (let i = 0; i < kDist.pmf.length; i++) {
     const K = kDist.lo + i, pK = kDist.pmf[i];
-    const inner = _binomialPmf(K, r);
-    for (let j = 0; j < inner.pmf.length; j++) {
-      pmf[2 * (inner.lo + j) - K + n] += pK * inner.pmf[j];
-    }
+    const [lo, len] = _binomialInto(K, r, scratch);
+    for (let j = 0; j < len; j++) pmf[2 * (lo + j) - K + n] += pK * scratch[j];
   }
   return { lo: n * values[1] - n * step, step, pmf };
 }
@@ -122,6 +121,40 @@ function _logFactorial(n: number): number {
   const x = n + 1, r = 1 / x, r2 = r * r;
   return (x - 0.5) * Math.log(x) - x + 0.9189385332046728 +
     r * (1 / 12 - r2 * (1 / 360 - r2 * (1 / 1260 - r2 / 1680)));
+}
+
+/**
+ * Binomial(n, q) pmf into `out[0, len)` for values `[lo, lo + len)`, without allocating: the
+ * mode's neighbours by the ratio recurrence (down then up), tails below 1e-16 cut, normalised.
+ */
+function _binomialInto(n: number, q: number, out: Float64Array): [number, number] {
+  if (q <= 0 || n === 0 || q >= 1) {
+    out[0] = 1;
+    return [q >= 1 ? n : 0, 1];
+  }
+  const odds = q / (1 - q);
+  const mode = Math.min(n, Math.floor((n + 1) * q));
+  // Count the lower tail first so the pmf can be written in order.
+  let down = 0, v = 1;
+  for (let k = mode; k > 0; k--) {
+    v *= (k / (n - k + 1)) / odds;
+    if (v < _CUT) break;
+    down++;
+  }
+  const lo = mode - down;
+  out[down] = 1;
+  v = 1;
+  for (let j = down - 1, k = mode; j >= 0; j--, k--) out[j] = v *= (k / (n - k + 1)) / odds;
+  let len = down + 1, total = 0;
+  v = 1;
+  for (let k = mode; k < n; k++) {
+    v *= ((n - k) / (k + 1)) * odds;
+    if (v < _CUT) break;
+    out[len++] = v;
+  }
+  for (let j = 0; j < len; j++) total += out[j];
+  for (let j = 0; j < len; j++) out[j] /= total;
+  return [lo, len];
 }
 
 /** Binomial(n, q) pmf over `[lo, lo + pmf.length)`, built outward from the mode, normalised. */

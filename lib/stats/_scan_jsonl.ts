@@ -33,6 +33,10 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
   const all = [...cols, "condition", "correct", "matchesTarget", "error"].map((c) => `"${c}":`);
   const order = all.map((_, k) => k);
   const found = new Int32Array(all.length), ends = new Int32Array(all.length);
+  const ids = new Set(["instanceId", "pairId"]);
+  let lead = 0, prefix = "";
+  const isLead = new Uint8Array(cols.length);
+  const gap = new Int32Array(all.length), late = new Uint8Array(all.length);
   let cap = 1 << 16, rows = 0, lineNo = 0;
   let codes = cols.map(() => new Int32Array(cap));
   let condition = new Uint8Array(cap), correct = new Int8Array(cap);
@@ -75,12 +79,36 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
           // Search keys in the first line's order, each from where the previous one was found.
           const line = text.slice(start, stop);
           order.sort((x, y) => _pos(line, all[x]) - _pos(line, all[y]));
+          // Leading keys: grouping columns before the first id or outcome key in line 1.
+          lead = 0;
+          while (lead < order.length && order[lead] < cols.length && !ids.has(cols[order[lead]])) {
+            lead++;
+          }
+          for (let q = 0; q < lead; q++) isLead[order[q]] = 1;
+          for (let k = 0; k < all.length; k++) {
+            late[k] = _pos(line, all[k]) > line.length / 2 ? 1 : 0;
+          }
         }
-        let from = start + 1;
-        for (const k of order) {
-          // Needed keys are often adjacent: try the cursor before searching.
-          let at = text.startsWith(all[k], from) ? from : text.indexOf(all[k], from);
-          if (at < 0 || at >= stop) at = text.indexOf(all[k], start); // key order differs
+        // Rows of one operating point share the line's beginning up to the last leading value:
+        // if it equals the previous line's, so do the leading columns' codes.
+        let from = start + 1, q = 0;
+        const same = prefix !== "" && text.startsWith(prefix, start) &&
+          text.charCodeAt(start + prefix.length) === 44;
+        if (same) (from = start + prefix.length + 1, q = lead);
+        for (; q < order.length; q++) {
+          const k = order[q];
+          // Searching costs about a nanosecond per character passed, so first try where the
+          // key was relative to the cursor on the previous line (lines of one run share their
+          // layout), then search from the nearer end: keys late in line 1 lie after long
+          // values such as the output text.
+          const pat = all[k], guess = from + gap[k];
+          let at = text.startsWith(pat, guess) && guess < stop
+            ? guess
+            : late[k]
+            ? text.lastIndexOf(pat, stop)
+            : text.indexOf(pat, from);
+          if (at < start || at >= stop) at = text.indexOf(pat, start); // key order differs
+          if (at >= start && at < stop) gap[k] = at - from;
           if (at < 0 || at >= stop) {
             found[k] = -1;
             continue;
@@ -100,6 +128,10 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
           error = _grow(error, new Uint8Array(cap));
         }
         for (let j = 0; j < cols.length; j++) {
+          if (same && isLead[j]) {
+            codes[j][rows] = lastCode[j];
+            continue;
+          }
           const v = found[j];
           if (v < 0) {
             if (required.has(cols[j])) throw new _BadLine(lineNo, cols[j]);
@@ -120,6 +152,11 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
           lastRaw[j] = raw;
           lastCode[j] = code;
           codes[j][rows] = code;
+        }
+        if (!same) {
+          let ok = lead > 0;
+          for (let q2 = 0; q2 < lead && ok; q2++) ok = found[order[q2]] >= 0;
+          prefix = ok ? text.slice(start, ends[order[lead - 1]]) : "";
         }
         const c = found[cols.length];
         const cc = c < 0

@@ -189,10 +189,12 @@ export function _summarizeColumns(
   const groupRows = new Float64Array(G), groupErrors = new Float64Array(G);
   const hasPaired = new Uint8Array(G), joined = new Float64Array(G);
 
-  // Pair rows on (every grouping column, instanceId, pairId), numerically keyed.
-  const numeric = P * full.count * I < 2 ** 52;
-  const slots = new Map<number | string, number>();
-  const twin: number[] = []; // 2 * slot: clean row, 2 * slot + 1: poisoned row (-1 = none)
+  // Pair rows on (every grouping column, instanceId, pairId). Slot p belongs to the first
+  // (group, instance) seen with pairId code p; a pairId reused elsewhere gets a keyed slot.
+  const slotFull = new Int32Array(P).fill(-1), slotInst = new Int32Array(P);
+  const twin = new Int32Array(2 * P).fill(-1); // 2p: clean row, 2p + 1: poisoned row
+  const extra = new Map<string, number>();
+  const extraTwin: number[] = [];
   const repeats = [0, 0];
   const err = (i: number) => error[i] === 1 || correct[i] < 0 || target[i] < 0;
   for (let i = 0; i < t.rows; i++) {
@@ -202,16 +204,21 @@ export function _summarizeColumns(
     hasPaired[g] = 1;
     groupRows[g]++;
     if (err(i)) groupErrors[g]++;
-    const key = numeric
-      ? (pid[i] * full.count + full.id[i]) * I + inst[i]
-      : `${pid[i]},${full.id[i]},${inst[i]}`;
-    let s = slots.get(key);
-    if (s === undefined) {
-      slots.set(key, s = twin.length / 2);
-      twin.push(-1, -1);
+    const p = pid[i], f = full.id[i];
+    if (slotFull[p] < 0) (slotFull[p] = f, slotInst[p] = inst[i]);
+    if (slotFull[p] === f && slotInst[p] === inst[i]) {
+      if (twin[2 * p + c] >= 0) repeats[c]++;
+      else twin[2 * p + c] = i;
+      continue;
     }
-    if (twin[2 * s + c] >= 0) repeats[c]++;
-    else twin[2 * s + c] = i;
+    const key = `${p},${f},${inst[i]}`;
+    let s = extra.get(key);
+    if (s === undefined) {
+      extra.set(key, s = extraTwin.length / 2);
+      extraTwin.push(-1, -1);
+    }
+    if (extraTwin[2 * s + c] >= 0) repeats[c]++;
+    else extraTwin[2 * s + c] = i;
   }
   for (const [c, name] of [[0, "clean"], [1, "poisoned"]] as const) {
     if (repeats[c] > 0) {
@@ -222,18 +229,21 @@ export function _summarizeColumns(
   }
 
   // Per (group, instance) cluster: pairs and the four indicator sums.
+  const dense = G * I <= 1 << 24;
+  const clusterOf = dense ? new Int32Array(G * I).fill(-1) : null;
   const clusters = new Map<number, number>();
   const sums: number[] = []; // 6 per cluster: group, m, cc, pc, ct, pt
-  for (let s = 0; s < twin.length / 2; s++) {
-    const ic = twin[2 * s], ip = twin[2 * s + 1];
-    if (ic < 0 || ip < 0) continue;
+  const add = (ic: number, ip: number) => {
+    if (ic < 0 || ip < 0) return;
     const g = group.id[ic];
     joined[g]++;
-    if (err(ic) || err(ip)) continue;
+    if (err(ic) || err(ip)) return;
     const key = g * I + inst[ic];
-    let k = clusters.get(key);
-    if (k === undefined) {
-      clusters.set(key, k = sums.length);
+    let k = dense ? clusterOf![key] : clusters.get(key) ?? -1;
+    if (k < 0) {
+      k = sums.length;
+      if (dense) clusterOf![key] = k;
+      else clusters.set(key, k);
       sums.push(g, 0, 0, 0, 0, 0);
     }
     sums[k + 1]++;
@@ -241,7 +251,9 @@ export function _summarizeColumns(
     sums[k + 3] += correct[ip];
     sums[k + 4] += target[ic];
     sums[k + 5] += target[ip];
-  }
+  };
+  for (let p = 0; p < P; p++) add(twin[2 * p], twin[2 * p + 1]);
+  for (let s = 0; s < extraTwin.length; s += 2) add(extraTwin[s], extraTwin[s + 1]);
   // Types per group: clusters with equal (m, cc, pc, ct, pt) tuples, the bootstrap's unit.
   const types: Map<string, { sums: number[]; w: number }>[] = Array.from(
     { length: G },
