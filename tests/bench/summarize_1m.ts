@@ -2,7 +2,9 @@
  * Summarise about 1,000,000 synthetic trial rows (all TrialRow columns) written to a temp dir,
  * end to end through the CLI (`deno task summarize`, default 10,000 resamples, percentile), in a
  * fresh process per run so its time and peak RSS are the summary's own, as /usr/bin/time
- * reports them (process start-up included). Prints each run, then median, min and max.
+ * reports them (process start-up included). Prints each run, then median, min and max of wall
+ * time, CPU time (user + sys: less sensitive than wall time to other load on the machine) and
+ * peak RSS.
  *
  * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=5, SHAPE=sweep|trials, RESAMPLES=n)
  * SHAPE=sweep (default), a paper-grid run: 11 agents x 2 attacks x 60 operating points (3
@@ -88,12 +90,12 @@ console.log(
 );
 
 const cli = new URL("../../lib/cli/summarize.ts", import.meta.url).pathname;
-const walls: number[] = [], peaks: number[] = [];
+const walls: number[] = [], peaks: number[] = [], cpus: number[] = [];
 for (let r = 1; r <= runs; r++) {
   const out = await new Deno.Command("/usr/bin/time", {
     args: [
       "-f",
-      "%e %M",
+      "%e %M %U %S",
       Deno.execPath(),
       "run",
       "-A",
@@ -110,10 +112,14 @@ for (let r = 1; r <= runs; r++) {
   }).output();
   const err = new TextDecoder().decode(out.stderr).trim().split("\n");
   if (!out.success) throw new Error(`summarize failed: ${err.join(" | ")}`);
-  const [wall, kb] = err.at(-1)!.split(" ").map(Number);
+  const [wall, kb, user, sys] = err.at(-1)!.split(" ").map(Number);
   walls.push(wall);
   peaks.push(kb / 1024);
-  console.log(`run ${r}: ${wall.toFixed(2)} s, peak RSS ${(kb / 1024).toFixed(0)} MiB`);
+  cpus.push(user + sys);
+  console.log(
+    `run ${r}: ${wall.toFixed(2)} s wall, ${(user + sys).toFixed(2)} s CPU (user + sys), ` +
+      `peak RSS ${(kb / 1024).toFixed(0)} MiB`,
+  );
 }
 const stat = (v: number[]) => {
   const s = [...v].sort((p, q) => p - q);
@@ -121,5 +127,5 @@ const stat = (v: number[]) => {
     s.at(-1)!.toFixed(2)
   })`;
 };
-console.log(`wall s: ${stat(walls)}; peak RSS MiB: ${stat(peaks)}`);
+console.log(`wall s: ${stat(walls)}\nCPU s: ${stat(cpus)}\npeak RSS MiB: ${stat(peaks)}`);
 await Deno.remove(dir, { recursive: true });
