@@ -313,7 +313,8 @@ export function _summarizeColumns(
   const u0Cache = new Map<number, Interval>();
   for (const r of ranks) {
     const g = order[r], row = group.first[g];
-    const list = [...types[g].values()];
+    // Sorted types: intervals then depend on the rows, not on their order.
+    const list = [...types[g].values()].sort((x, y) => _compareTuples(x.sums, y.sums));
     const tuples = list.map((e) => e.sums);
     const intervals = bootstrapRatios({
       counts: list.map((e) => e.w),
@@ -335,7 +336,7 @@ export function _summarizeColumns(
     const u = u0.id[row];
     let interval = u0Cache.get(u);
     if (!interval) {
-      const tl = [...u0Types[u].values()];
+      const tl = [...u0Types[u].values()].sort((x, y) => x.m - y.m || x.c - y.c);
       [interval] = bootstrapRatios({
         counts: tl.map((e) => e.w),
         sizes: tl.map((e) => e.m),
