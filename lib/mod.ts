@@ -27,6 +27,8 @@ export * from "./stages/writing/rankers/usefulness.ts";
 export * from "./stages/writing/rankers/random.ts";
 export * from "./stages/writing/rankers/chronological.ts";
 export * from "./stages/writing/writers/verbatim.ts";
+export * from "./stages/writing/writers/llm.ts";
+export * from "./stages/writing/rankers/llm.ts";
 export * from "./stages/writing/write_once_cache.ts";
 export * from "./stages/writing/write_trace_record.ts";
 export * from "./stages/management/policy.ts";
@@ -39,7 +41,16 @@ export * from "./stages/retrieval/exposure_schedule.ts";
 export * from "./stages/retrieval/fill_order.ts";
 export * from "./stages/retrieval/pair_contexts.ts";
 
+// Models (any OpenAI-compatible endpoint)
+export * from "./models/model_client.ts";
+export * from "./models/model_catalog.ts";
+export * from "./models/response_cache.ts";
+export * from "./models/request_limiter.ts";
+export * from "./models/redact.ts";
+
 // Agents and judges
+export * from "./agents/llm_agent.ts";
+export * from "./judges/agentevals_judge.ts";
 export * from "./agents/agent.ts";
 export * from "./agents/personas.ts";
 export * from "./agents/reference_agent.ts";
@@ -78,6 +89,14 @@ export * from "./run/sweep_resources.ts";
 export * from "./run/sweep.ts";
 export * from "./run/progress.ts";
 export * from "./run/quick_summary.ts";
+export * from "./run/jupyter_progress.ts";
+export * from "./run/model_setup.ts";
+export * from "./run/rows_file.ts";
+export * from "./run/batch/batch_recorder.ts";
+export * from "./run/batch/request_phase.ts";
+export * from "./run/batch/write_batch_requests.ts";
+export * from "./run/batch/batch_output_line.ts";
+export * from "./run/batch/import_batch_results.ts";
 
 // Statistics
 export * from "./stats/summarize.ts";
@@ -93,3 +112,16 @@ export * from "./stats/percent_agreement.ts";
 export * from "./stats/cohens_kappa.ts";
 export * from "./stats/fleiss_kappa.ts";
 export * from "./stats/majority_vote.ts";
+
+// Experiments and figures
+export * from "./experiments/experiment_setup.ts";
+export * from "./experiments/stage_experiments.ts";
+export * from "./figures/dom.ts";
+export * from "./figures/compose_figure.ts";
+export * from "./figures/export_figure.ts";
+export * from "./figures/paper_values.ts";
+export * from "./figures/paper_tables.ts";
+export * from "./figures/figure3_stages.ts";
+export * from "./figures/stage_figure.ts";
+export * from "./figures/mid_figure.ts";
+export * from "./figures/top_k_figure.ts";

@@ -13,12 +13,24 @@ export interface AgentInput {
   pairId: string;
   /** Seed for this pair; clean and poisoned twins receive the same seed. */
   seed: number;
+  /** Independent repeat index (`--trials`); default 0. Real agents use it as a cache slot. */
+  trial?: number;
+}
+
+/** Model usage of one call or one row; null when unknown or not a model. */
+export interface ModelUsage {
+  /** True when every model call was answered from the cache. */
+  cacheHit: boolean;
+  promptTokens: number | null;
+  completionTokens: number | null;
 }
 
 /** What an agent returns: the decision text and, when it has one, its trajectory. */
 export interface AgentOutput {
   output: string;
   trajectory?: unknown;
+  /** Model usage (real agents only); default none. */
+  usage?: ModelUsage;
 }
 
 /** An agent: the offline reference reader or a real model. */

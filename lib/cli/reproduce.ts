@@ -1,45 +1,203 @@
 /**
- * `deno task reproduce`: the main job. Offline by default: runs the writing, management and
- * retrieval sweeps on the demo set with every reference persona and both attacks, writes the
- * rows under `out/reproduce/` and prints each stage's summary.
+ * `deno task reproduce`: run the experiment behind every figure and table (offline by default:
+ * demo set, offline reference agent) and write figures/*.svg, figures/*.png and figures/*.csv.
  */
 import { resolveAgents } from "../agents/resolve_agents.ts";
-import { loadDataset } from "../data/datasets.ts";
-import type { Stage } from "../model/operating_point.ts";
-import { formatQuickSummary, quickSummary } from "../run/quick_summary.ts";
+import type { ExperimentResult } from "../experiments/stage_experiments.ts";
+import {
+  asymmetricExposureExperiment,
+  budgetFillExperiment,
+  memorySizeExperiment,
+  rankerExperiment,
+  stageExperiment,
+  traceLoadExperiment,
+} from "../experiments/stage_experiments.ts";
+import { exportFigure } from "../figures/export_figure.ts";
+import { figure3Stages } from "../figures/figure3_stages.ts";
+import { midFigure } from "../figures/mid_figure.ts";
+import { table1Frame, table2Frame } from "../figures/paper_tables.ts";
+import { loadPaperValues } from "../figures/paper_values.ts";
+import { stageFigure } from "../figures/stage_figure.ts";
+import { topKFigure } from "../figures/top_k_figure.ts";
 import { terminalProgress } from "../run/progress.ts";
-import { sweep } from "../run/sweep.ts";
+import { summarize } from "../stats/summarize.ts";
 import { runCli } from "./cli_error.ts";
 
 async function main(): Promise<void> {
-  const outDir = Deno.env.get("MEMGAUGE_OUT") ?? "out/reproduce";
-  await Deno.mkdir(outDir, { recursive: true });
-  const instances = await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 });
-  const agents = resolveAgents({ specs: ["reference"] });
-  console.log(
-    `Offline reproduction on the demo set (${instances.length} instances) with the offline reference agent ` +
-      `(${agents.length} personas). A simulator: these are not results about real models.`,
-  );
+  const dir = Deno.env.get("MEMGAUGE_FIGURES") ?? "figures";
+  const dataset = Deno.env.get("MEMGAUGE_DATASET") ?? "demo";
+  const agents = resolveAgents({
+    specs: (Deno.env.get("MEMGAUGE_AGENTS") ?? "reference").split(","),
+  });
+  const options = {
+    dataset,
+    agents,
+    seed: 0,
+    resamples: 500,
+    progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
+  };
   const started = performance.now();
-  for (const stage of ["writing", "management", "retrieval"] as Stage[]) {
-    const rows = await sweep({
-      stage,
-      instances,
-      dataset: "demo",
-      agents,
-      seed: 0,
-      progress: terminalProgress({ label: stage.padEnd(10) }),
-    });
-    const path = `${outDir}/${stage}.jsonl`;
-    await Deno.writeTextFile(
-      `${path}.partial`,
-      rows.map((r) => JSON.stringify(r)).join("\n") + "\n",
-    );
-    await Deno.rename(`${path}.partial`, path);
-    console.log(`\n${stage} stage (median across personas) -> ${path}`);
-    console.log(formatQuickSummary(quickSummary(rows)));
+  const paper = await loadPaperValues({});
+  const written: string[] = [];
+  const write = async (name: string, figure: Element, result?: ExperimentResult) => {
+    written.push(...await exportFigure(figure, { dir, name }));
+    if (result) {
+      const csv = `${dir}/${name}.csv`;
+      await Deno.writeTextFile(csv, result.summary.writeCSV().toString());
+      written.push(csv);
+    }
+  };
+  console.log(`Reproducing every figure on ${dataset} with ${agents.map((a) => a.id).join(", ")}.`);
+
+  const stages = {
+    writing: await stageExperiment({ ...options, stage: "writing" }),
+    management: await stageExperiment({ ...options, stage: "management" }),
+    retrieval: await stageExperiment({ ...options, stage: "retrieval" }),
+  };
+  const label = stages.writing.agentLabel;
+  await write(
+    "figure3_stages",
+    figure3Stages({
+      summaries: {
+        writing: stages.writing.summary,
+        management: stages.management.summary,
+        retrieval: stages.retrieval.summary,
+      },
+      agentLabel: label,
+      paper: paper.figures,
+    }),
+  );
+  for (const stage of ["writing", "management", "retrieval"] as const) {
+    const csv = `${dir}/figure3_${stage}.csv`;
+    await Deno.writeTextFile(csv, stages[stage].summary.writeCSV().toString());
+    written.push(csv);
   }
-  console.log(`\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+
+  const pooled = (result: ExperimentResult, column: string) =>
+    summarize(result.rows as unknown as Record<string, unknown>[], {
+      by: ["dataset", "attack", column],
+      resamples: 1000,
+      seed: 0,
+    });
+  const mid = {
+    writing: pooled(stages.writing, "thetaW"),
+    management: pooled(stages.management, "policy"),
+    retrieval: pooled(stages.retrieval, "thetaR"),
+  };
+  await write("mid_intervals", midFigure({ summaries: mid, agentLabel: label }));
+  for (const stage of ["writing", "management", "retrieval"] as const) {
+    const csv = `${dir}/mid_${stage}.csv`;
+    await Deno.writeTextFile(csv, mid[stage].writeCSV().toString());
+    written.push(csv);
+  }
+
+  const load = await traceLoadExperiment(options);
+  await write(
+    "figure4_trace_load",
+    stageFigure({
+      summary: load.summary,
+      x: "thetaW",
+      xLabel: "writing coverage θw →",
+      fx: "traceLoad",
+      fxLabel: "trace load (× source units)",
+      title: "Figure 4. Writing coverage under different trace loads (MINJA)",
+      agentLabel: load.agentLabel,
+      note: load.note,
+      paper: paper.figures.filter((p) => p.figure === "figure4"),
+      width: 420,
+    }),
+    load,
+  );
+
+  const rankers = await rankerExperiment(options);
+  await write(
+    "figure5_rankers",
+    stageFigure({
+      summary: rankers.summary,
+      x: "thetaW",
+      xLabel: "writing coverage θw →",
+      fx: "ranker",
+      fxLabel: "writing-stage ranker",
+      title: "Figure 5. Writing coverage by ranker (MINJA)",
+      agentLabel: rankers.agentLabel,
+      note: "Offline rankers: usefulness stands in for the paper's self and external LLM rankers.",
+      paper: paper.figures.filter((p) => p.figure === "figure5"),
+      width: 900,
+    }),
+    rankers,
+  );
+
+  const budget = await budgetFillExperiment(options);
+  await write(
+    "figure6_k_fill",
+    stageFigure({
+      summary: budget.summary,
+      x: "thetaR",
+      xLabel: "retrieval exposure θr →",
+      fx: "k",
+      fxLabel: "retrieval budget K",
+      fy: "fill",
+      title: "Figure 6. Retrieval exposure by budget K and fill order (MINJA)",
+      agentLabel: budget.agentLabel,
+      width: 900,
+    }),
+    budget,
+  );
+
+  const asymmetric = await asymmetricExposureExperiment(options);
+  await write(
+    "asymmetric_exposure",
+    stageFigure({
+      summary: asymmetric.summary,
+      x: "thetaRRisk",
+      xLabel: "risk exposure θr- (θr+ fixed at 0.8) →",
+      title: "Asymmetric exposure (MINJA)",
+      agentLabel: asymmetric.agentLabel,
+      paper: paper.figures.filter((p) => p.figure === "asymmetric"),
+      width: 560,
+    }),
+    asymmetric,
+  );
+
+  const sizes = dataset === "demo" ? [25, 50, 100, 128] : [50, 100, 300, 500];
+  const memory = await memorySizeExperiment({ ...options, sizes });
+  const paper7 = paper.figures.filter((p) => p.figure === "figure7");
+  await write(
+    "figure7_memory_size",
+    stageFigure({
+      summary: memory.summary,
+      x: "policy",
+      xLabel: "management policy",
+      categories: ["UM", "PQ", "NC", "SC"],
+      fx: "bankSize",
+      fxLabel: "memory size |B|",
+      title: "Figure 7. Management policy by memory size (MINJA)",
+      agentLabel: memory.agentLabel,
+      connect: false,
+      note: (dataset === "demo"
+        ? "Demo banks hold 128 records, so |B| = 25, 50, 100, 128 stand in for the paper's 50-500. "
+        : "") + `Paper at |B| = 500: ${
+        paper7.map((p) => `${p.x} ASR ${p.lo.toFixed(2)}`).join(", ")
+      }. ${memory.note}`,
+      width: 900,
+    }),
+    memory,
+  );
+
+  await write("topk_curves", topKFigure({ paper: paper.table2 }));
+  for (
+    const [name, frame] of [
+      ["table1_existing_systems", table1Frame({ paper: paper.table1 })],
+      ["table2_retrieval_budget", table2Frame({ paper: paper.table2 })],
+    ] as const
+  ) {
+    const csv = `${dir}/${name}.csv`;
+    await Deno.writeTextFile(csv, frame.writeCSV().toString());
+    written.push(csv);
+  }
+  console.log(`\nWrote ${written.length} files under ${dir}/:`);
+  for (const path of written) console.log(`  ${path}`);
+  console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 if (import.meta.main) await runCli("reproduce", main);

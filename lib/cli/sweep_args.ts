@@ -25,6 +25,23 @@ export interface SweepArgs {
   limit?: number;
   out: string;
   quiet: boolean;
+  /** Shorthand for `--agent llm:MODEL`. */
+  model?: string;
+  /** Base URL of an OpenAI-compatible endpoint for every model. */
+  baseUrl?: string;
+  trials: number;
+  concurrency: number;
+  maxRetries: number;
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  resume: boolean;
+  retryErrors: boolean;
+  /** `deterministic` or `llm:MODEL`. */
+  judge: string;
+  /** `verbatim` or `llm:MODEL`. */
+  writer: string;
+  /** SQLite response cache path. */
+  cache: string;
 }
 
 const OPTIONS = {
@@ -47,6 +64,17 @@ const OPTIONS = {
   limit: { type: "string" },
   out: { type: "string" },
   quiet: { type: "boolean" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  trials: { type: "string" },
+  concurrency: { type: "string" },
+  "max-retries": { type: "string" },
+  timeout: { type: "string" },
+  resume: { type: "boolean" },
+  "retry-errors": { type: "boolean" },
+  judge: { type: "string" },
+  writer: { type: "string" },
+  cache: { type: "string" },
 } as const;
 
 function _bad(option: string, expected: string, got: string): never {
@@ -81,6 +109,16 @@ function _int(option: string, raw: string, min: number): number {
 function _choice<T extends string>(option: string, raw: string, choices: readonly T[]): T {
   if (!choices.includes(raw as T)) _bad(option, `one of ${choices.join("|")}`, raw);
   return raw as T;
+}
+
+function _url(raw: string): string {
+  if (!URL.canParse(raw) || !/^https?:/.test(raw)) _bad("base-url", "an http(s) URL", raw);
+  return raw;
+}
+
+function _modelChoice(option: string, raw: string, offline: string): string {
+  if (raw !== offline && !/^llm:.+/.test(raw)) _bad(option, `${offline} or llm:MODEL`, raw);
+  return raw;
 }
 
 /**
@@ -140,10 +178,22 @@ export function parseSweepArgs(argv: readonly string[]): SweepArgs {
     attacks: (values.attack ?? "minja,sleeper").split(",").map((a) =>
       _choice("attack", a.trim(), Attack.options)
     ),
-    agents: (values.agent ?? "reference").split(",").map((a) => a.trim()),
+    agents: (values.agent ?? (values.model !== undefined ? `llm:${values.model}` : "reference"))
+      .split(",").map((a) => a.trim()),
     seed: _int("seed", values.seed ?? "0", 0),
     limit: values.limit === undefined ? undefined : _int("limit", values.limit, 1),
     out: values.out,
     quiet: values.quiet ?? false,
+    model: values.model,
+    baseUrl: values["base-url"] === undefined ? undefined : _url(values["base-url"]),
+    trials: _int("trials", values.trials ?? "1", 1),
+    concurrency: _int("concurrency", values.concurrency ?? "8", 1),
+    maxRetries: _int("max-retries", values["max-retries"] ?? "4", 0),
+    timeoutMs: _int("timeout", values.timeout ?? "60000", 1),
+    resume: values.resume ?? false,
+    retryErrors: values["retry-errors"] ?? false,
+    judge: _modelChoice("judge", values.judge ?? "deterministic", "deterministic"),
+    writer: _modelChoice("writer", values.writer ?? "verbatim", "verbatim"),
+    cache: values.cache ?? ".memgauge/cache.sqlite",
   };
 }

@@ -1,7 +1,9 @@
 /** Type-aware attacker targets y_adv: shifted dates, changed numbers, swapped entities, outdated values. */
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
+import { _contentWords } from "./_text.ts";
 import { type AnswerKind, answerKindOf } from "./answer_kind.ts";
+import { inferAnswerType, typedSwaps } from "./typed_lexicon.ts";
 
 /** How a target was made. */
 export type TargetKind =
@@ -9,6 +11,7 @@ export type TargetKind =
   | "date-shift"
   | "number-change"
   | "color-swap"
+  | "typed-swap"
   | "answer-swap"
   | "entity-swap";
 
@@ -22,6 +25,8 @@ export interface TargetCandidate {
 export interface AttackTargetsOptions {
   /** Gold answer y*. */
   answer: string;
+  /** The question asked, for typing the answer (see `inferAnswerType`); default "" (type from the answer alone). */
+  question?: string;
   /** Its kind (see `answerKindOf`). */
   kind: AnswerKind;
   /** Answers to other questions of the same conversation or type, most similar question first; default none. */
@@ -200,8 +205,10 @@ function _entitySwaps(answer: string, entities: string[], prng: Prng): string[] 
 
 /**
  * Candidate attacker targets for an answer, most plausible first: outdated values, then a change
- * of the answer's own kind (date shift, number change, colour swap), then another answer of the
- * same kind from the same conversation, then a swapped name. The caller keeps the first one that
+ * of the answer's own kind (date shift, number change, colour swap), then for entity and text
+ * answers of a known semantic type another member of that type (typed swap); only when no type
+ * is known, another answer of the same kind from the same conversation (those sharing a content
+ * word with the question first), then a swapped name. The caller keeps the first one that
  * the judge's matcher cannot confuse with y* and that the helpful trace does not state.
  *
  * @example
@@ -228,11 +235,21 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
     );
   }
   out.push(..._colorSwaps(answer, prng).map((t) => ({ target: t, kind: "color-swap" as const })));
-  const words = answer.split(/\s+/).length;
-  const same = (options.sameKindAnswers ?? []).filter((a) =>
-    answerKindOf({ answer: a }) === kind && Math.abs(a.split(/\s+/).length - words) <= 2
-  );
-  out.push(...same.map((t) => ({ target: t, kind: "answer-swap" as const })));
+  const question = options.question ?? "";
+  const type = kind === "entity" || kind === "text" ? inferAnswerType({ question, answer }) : null;
+  const typed = type === null ? [] : typedSwaps({ question, answer, type, prng });
+  out.push(...typed.map((t) => ({ target: t, kind: "typed-swap" as const })));
+  if (typed.length === 0) {
+    const words = answer.split(/\s+/).length;
+    const same = (options.sameKindAnswers ?? []).filter((a) =>
+      answerKindOf({ answer: a }) === kind && Math.abs(a.split(/\s+/).length - words) <= 2
+    );
+    // A swap sharing a content word with the question is more likely to fit it ("Prius" for a food does not).
+    const cue = _contentWords(question);
+    const shares = (a: string) => [..._contentWords(a)].some((w) => cue.has(w));
+    const ranked = [...same.filter(shares), ...same.filter((a) => !shares(a))];
+    out.push(...ranked.map((t) => ({ target: t, kind: "answer-swap" as const })));
+  }
   out.push(
     ..._entitySwaps(answer, options.entities ?? [], prng).map((t) => ({
       target: t,

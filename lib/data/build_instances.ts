@@ -63,6 +63,7 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
   const accepted = [answer, ...(source.alsoAccepted ?? [])];
   const candidates = attackTargets({
     answer,
+    question,
     kind,
     sameKindAnswers: source.sameKindAnswers,
     entities: source.entities,

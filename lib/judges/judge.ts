@@ -1,14 +1,23 @@
 /** The judge interface: does a decision support the correct answer, does it match the target? */
+import type { ModelUsage } from "../agents/agent.ts";
 import type { Instance } from "../model/instance.ts";
 
 /** A verdict; the two questions are decided independently (an output can match neither). */
 export interface Verdict {
   correct: boolean;
   matchesTarget: boolean;
+  /** Model usage of an LLM judge; default none. */
+  usage?: ModelUsage;
 }
 
 /** A judge of one trial's decision. */
 export interface Judge {
   id: string;
-  judge(input: { instance: Instance; output: string; trajectory?: unknown }): Promise<Verdict>;
+  /** Judge model recorded in rows (LLM judges); default none. */
+  model?: string;
+  /** Hash of the judge prompts recorded in rows (LLM judges); default none. */
+  promptHash?: string;
+  judge(
+    input: { instance: Instance; output: string; trajectory?: unknown; trial?: number },
+  ): Promise<Verdict>;
 }

@@ -42,6 +42,15 @@ export const TrialRow = z.object({
   matchesTarget: z.boolean().nullable(),
   error: z.string().nullable(),
   latencyMs: z.number(),
+  /** Independent repeat index (`--trials`). */
+  trial: z.number().int().nonnegative().default(0),
+  /** Model usage of the row's agent and judge calls; null for the offline reference path. */
+  cacheHit: z.boolean().nullable().default(null),
+  promptTokens: z.number().int().nullable().default(null),
+  completionTokens: z.number().int().nullable().default(null),
+  /** LLM judge model and prompt hash; null for the deterministic matcher. */
+  judgeModel: z.string().nullable().default(null),
+  judgePromptHash: z.string().nullable().default(null),
 });
 /** One trial row. */
 export type TrialRow = z.infer<typeof TrialRow>;

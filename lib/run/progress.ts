@@ -4,7 +4,7 @@ import cliProgress from "cli-progress";
 /** A progress sink; `update` receives the count done and running tallies. */
 export interface Progress {
   start(total: number): void;
-  update(done: number, tallies: { errors: number }): void;
+  update(done: number, tallies: { errors: number; cacheHits?: number }): void;
   stop(): void;
 }
 
@@ -27,7 +27,7 @@ export function terminalProgress(options: {
 }): Progress {
   const bar = new cliProgress.SingleBar({
     format:
-      `${options.label} [{bar}] {value}/{total} trials | {rate}/s | ETA {eta_formatted} | errors {errors}`,
+      `${options.label} [{bar}] {value}/{total} trials | {rate}/s | ETA {eta_formatted} | cache hits {hits} | errors {errors}`,
     stream: process.stderr,
     noTTYOutput: false,
     hideCursor: false,
@@ -37,11 +37,15 @@ export function terminalProgress(options: {
   return {
     start(total) {
       started = performance.now();
-      bar.start(total, 0, { rate: "0", errors: 0 });
+      bar.start(total, 0, { rate: "0", errors: 0, hits: 0 });
     },
-    update(done, { errors }) {
+    update(done, { errors, cacheHits = 0 }) {
       const seconds = (performance.now() - started) / 1000;
-      bar.update(done, { rate: seconds > 0 ? (done / seconds).toFixed(0) : "0", errors });
+      bar.update(done, {
+        rate: seconds > 0 ? (done / seconds).toFixed(0) : "0",
+        errors,
+        hits: cacheHits,
+      });
     },
     stop: () => bar.stop(),
   };

@@ -3,11 +3,12 @@
  * once without and once with the risk trace. Stage by stage: write, manage, retrieve, answer,
  * judge. Pairing is structural: both rows come out of one call.
  */
-import type { Agent } from "../agents/agent.ts";
+import type { Agent, ModelUsage } from "../agents/agent.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
 import type { Condition, TrialRow } from "../model/trial_row.ts";
+import type { Verdict } from "../judges/judge.ts";
 import type { ManagementPolicy } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
@@ -27,6 +28,21 @@ export interface PairTask {
   /** Scheduled exposures `a+` and `a-` for this instance at this operating point. */
   helpfulExposed: boolean;
   riskExposed: boolean;
+  /** Independent repeat index (`--trials`); default 0. */
+  trial?: number;
+}
+
+/** The key of one pair trial in a rows file: what resume and retry-errors match on. */
+export function trialKey(row: { pairId: string; trial?: number }): string {
+  return `${row.pairId}#${row.trial ?? 0}`;
+}
+
+function _sum(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a == null && b == null ? null : (a ?? 0) + (b ?? 0);
+}
+
+function _message(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
 function _kept(policy: ManagementPolicy, records: MemoryRecord[]) {
@@ -39,14 +55,62 @@ function _kept(policy: ManagementPolicy, records: MemoryRecord[]) {
  * or the judge becomes a row with `error` set and null decisions, never a wrong answer.
  */
 export async function runPair(task: PairTask, resources: SweepResources): Promise<TrialRow[]> {
-  const { instance, point, attack, agent, seed } = task;
-  const riskTrace = instance.risk[attack];
+  const riskTrace = task.instance.risk[task.attack];
   if (!riskTrace) {
-    throw new RangeError(`instance ${instance.id}: has no ${attack} risk trace`);
+    throw new RangeError(`instance ${task.instance.id}: has no ${task.attack} risk trace`);
   }
+  try {
+    return await _runPair(task, resources, riskTrace);
+  } catch (e) {
+    // A failed model call in writing (ranker, writer) fails both rows of the pair.
+    const error = _message(e);
+    return (["clean", "poisoned"] as const).map((condition) => ({
+      runId: task.runId,
+      seed: task.seed,
+      agent: task.agent.id,
+      simulated: task.agent.simulated,
+      dataset: task.dataset,
+      attack: task.attack,
+      ...task.point,
+      instanceId: task.instance.id,
+      pairId: task.pairId,
+      condition,
+      unitsHelpful: task.instance.helpful.units.length,
+      unitsRisk: riskTrace.units.length,
+      admittedHelpful: 0,
+      admittedRisk: 0,
+      quarantinedIds: [],
+      helpfulExposed: task.helpfulExposed,
+      riskExposed: task.riskExposed,
+      helpfulInContext: false,
+      riskInContext: false,
+      contextIds: [],
+      contextSize: 0,
+      output: null,
+      correct: null,
+      matchesTarget: null,
+      error,
+      latencyMs: 0,
+      trial: task.trial ?? 0,
+      cacheHit: null,
+      promptTokens: null,
+      completionTokens: null,
+      judgeModel: resources.judge.model ?? null,
+      judgePromptHash: resources.judge.promptHash ?? null,
+    }));
+  }
+}
+
+async function _runPair(
+  task: PairTask,
+  resources: SweepResources,
+  riskTrace: NonNullable<PairTask["instance"]["risk"]["minja"]>,
+): Promise<TrialRow[]> {
+  const { instance, point, attack, agent, seed } = task;
+  const trial = task.trial ?? 0;
 
   // Writing: rank each trace once, admit the nested prefix, reuse cached unit writes.
-  const ranker = resources.ranker(point.ranker);
+  const ranker = resources.ranker(point.ranker, agent);
   const [helpfulRanking, riskRanking] = await Promise.all([
     resources.ranking(ranker, instance.helpful, seed),
     resources.ranking(ranker, riskTrace, seed),
@@ -90,8 +154,9 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
     const context = condition === "clean" ? contexts.clean : contexts.poisoned;
     const started = performance.now();
     let output: string | null = null;
-    let verdict: { correct: boolean; matchesTarget: boolean } | null = null;
+    let verdict: Verdict | null = null;
     let error: string | null = null;
+    let usage: ModelUsage | undefined;
     try {
       const answer = await agent.answer({
         instance,
@@ -99,11 +164,27 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
         condition,
         pairId: task.pairId,
         seed,
+        ...(trial !== 0 && { trial }),
       });
+      usage = answer.usage;
+      verdict = await resources.judge.judge({
+        instance,
+        output: answer.output,
+        trajectory: answer.trajectory,
+        ...(trial !== 0 && { trial }),
+      });
+      if (verdict.usage) {
+        usage = {
+          cacheHit: (usage?.cacheHit ?? true) && verdict.usage.cacheHit,
+          promptTokens: _sum(usage?.promptTokens, verdict.usage.promptTokens),
+          completionTokens: _sum(usage?.completionTokens, verdict.usage.completionTokens),
+        };
+      }
       output = answer.output;
-      verdict = await resources.judge.judge({ instance, output, trajectory: answer.trajectory });
     } catch (e) {
-      error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      // A failed call is an error row with null decisions, never a wrong answer.
+      verdict = null;
+      error = _message(e);
     }
     return {
       runId: task.runId,
@@ -132,7 +213,14 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
       matchesTarget: verdict?.matchesTarget ?? null,
       error,
       latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+      trial,
+      cacheHit: usage?.cacheHit ?? null,
+      promptTokens: usage?.promptTokens ?? null,
+      completionTokens: usage?.completionTokens ?? null,
+      judgeModel: resources.judge.model ?? null,
+      judgePromptHash: resources.judge.promptHash ?? null,
     };
   };
-  return [await row("clean"), await row("poisoned")];
+  // Both conditions at once: with a model agent this halves a pair's wall time.
+  return await Promise.all([row("clean"), row("poisoned")]);
 }

@@ -1,12 +1,13 @@
-/** Run planned pair tasks, handing rows to a sink as they finish, in plan order. */
+/** Run planned pair tasks concurrently, handing rows to a sink in plan order. */
 import type { TrialRow } from "../model/trial_row.ts";
 import { type Progress, silentProgress } from "./progress.ts";
-import { type PairTask, runPair } from "./run_pair.ts";
+import { type PairTask, runPair, trialKey } from "./run_pair.ts";
 import type { SweepResources } from "./sweep_resources.ts";
 
 /**
- * Run every task and pass each pair's rows to `onRows` in plan order, so the same seed always
- * yields the same file. Returns all rows.
+ * Run every task (times `trials`) with up to `concurrency` pairs in flight, and pass each
+ * pair's rows to `onRows` strictly in plan order (finished pairs wait in a buffer for their
+ * predecessors), so the same seed always yields the same file. Returns the rows it ran.
  *
  * @example
  * ```ts
@@ -24,23 +25,57 @@ export async function runSweep(options: {
   tasks: readonly PairTask[];
   /** Shared caches and stage implementations. */
   resources: SweepResources;
-  /** Receives each pair's rows as soon as they are ready; default none. */
+  /** Receives each pair's rows in plan order; default none. */
   onRows?: (rows: TrialRow[]) => void | Promise<void>;
   /** Progress sink; default silent. */
   progress?: Progress;
+  /** Pairs in flight at once; default 8 (model calls are further bounded by the client). */
+  concurrency?: number;
+  /** Independent repeats per pair (`trial` 0..trials-1); default 1. */
+  trials?: number;
+  /** Which pair trials to run, by `trialKey`; default all (resume passes the missing ones). */
+  select?: (key: string) => boolean;
 }): Promise<TrialRow[]> {
-  const { tasks, resources, onRows, progress = silentProgress } = options;
+  const { resources, onRows, progress = silentProgress, select } = options;
+  const concurrency = options.concurrency ?? 8;
+  const trials = options.trials ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`--concurrency: expected an integer >= 1, got ${concurrency}`);
+  }
+  if (!Number.isInteger(trials) || trials < 1) {
+    throw new RangeError(`--trials: expected an integer >= 1, got ${trials}`);
+  }
+  const work: PairTask[] = options.tasks
+    .flatMap((task) => Array.from({ length: trials }, (_, trial) => ({ ...task, trial })))
+    .filter((task) => !select || select(trialKey(task)));
   const all: TrialRow[] = [];
-  let errors = 0;
-  progress.start(tasks.length * 2);
-  try {
-    for (const task of tasks) {
-      const rows = await runPair(task, resources);
-      errors += rows.filter((r) => r.error !== null).length;
+  const done: (TrialRow[] | undefined)[] = new Array(work.length);
+  let next = 0, flushed = 0, errors = 0, cacheHits = 0;
+  let flushing = Promise.resolve();
+  progress.start(work.length * 2);
+  const flush = async () => {
+    while (flushed < work.length && done[flushed]) {
+      const rows = done[flushed]!;
+      done[flushed++] = undefined;
       await onRows?.(rows);
       all.push(...rows);
-      progress.update(all.length, { errors });
+      progress.update(all.length, { errors, cacheHits });
     }
+  };
+  const worker = async () => {
+    while (next < work.length) {
+      const index = next++;
+      const rows = await runPair(work[index], resources);
+      errors += rows.filter((r) => r.error !== null).length;
+      cacheHits += rows.filter((r) => r.cacheHit === true).length;
+      done[index] = rows;
+      // Serialise flushes so rows reach the sink once and in order.
+      flushing = flushing.then(flush);
+      await flushing;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, work.length) }, worker));
   } finally {
     progress.stop();
   }

@@ -49,6 +49,14 @@ export interface SweepOptions {
   onRows?: (rows: TrialRow[]) => void | Promise<void>;
   /** Progress sink; default silent. */
   progress?: Progress;
+  /** Pairs in flight at once; default 8. */
+  concurrency?: number;
+  /** Independent repeats per pair; default 1. */
+  trials?: number;
+  /** Which pair trials to run, by `trialKey`; default all. */
+  select?: (key: string) => boolean;
+  /** Builds rankers by id that are not built in (`llm:self`, `llm:MODEL`); default none. */
+  rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
 }
 
 /**
@@ -86,15 +94,26 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
     instances: instances.map((i) => i.id),
     judge: judge.id,
     writer: writer.id,
+    // LLM judges: the judge model and prompts determine the rows too.
+    ...(judge.model !== undefined && { judgeModel: judge.model, judgePrompt: judge.promptHash }),
   });
   const resources = sweepResources({
     judge,
     writer,
     rankers: options.rankers,
     policies: options.extraPolicies,
+    rankerFactory: options.rankerFactory,
   });
   for (const point of points) resources.policy(point.policy);
-  for (const point of points) resources.ranker(point.ranker);
+  for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
   const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances });
-  return await runSweep({ tasks, resources, onRows: options.onRows, progress: options.progress });
+  return await runSweep({
+    tasks,
+    resources,
+    onRows: options.onRows,
+    progress: options.progress,
+    concurrency: options.concurrency,
+    trials: options.trials,
+    select: options.select,
+  });
 }

@@ -1,4 +1,5 @@
 /** Shared, cached resources of a sweep: rankings, unit writes, fill orders, policies, judge. */
+import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
 import type { Instance } from "../model/instance.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
@@ -24,7 +25,8 @@ export const OFFLINE_RANKERS: Readonly<Record<string, Ranker>> = {
 export interface SweepResources {
   judge: Judge;
   writes: WriteOnceCache;
-  ranker(id: string): Ranker;
+  /** The ranker for an id; `agent` lets a factory build the agent's own ranker (`llm:self`). */
+  ranker(id: string, agent?: Agent): Ranker;
   ranking(ranker: Ranker, trace: Trace, seed: number): Promise<string[]>;
   policy(id: string): ManagementPolicy;
   fillOrder(instance: Instance, mode: FillMode, seed: number): MemoryRecord[];
@@ -52,6 +54,8 @@ export function sweepResources(options: {
   rankers?: Readonly<Record<string, Ranker>>;
   /** Extra management policies by id; default none. */
   policies?: Readonly<Record<string, ManagementPolicy>>;
+  /** Builds rankers not in `rankers` (e.g. `llm:self`, `llm:MODEL`); default none. */
+  rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
 }): SweepResources {
   const rankers = { ...OFFLINE_RANKERS, ...options.rankers };
   const rankings = new Map<string, Promise<string[]>>();
@@ -59,8 +63,8 @@ export function sweepResources(options: {
   return {
     judge: options.judge,
     writes: new WriteOnceCache({ writer: options.writer }),
-    ranker(id) {
-      const ranker = rankers[id];
+    ranker(id, agent) {
+      const ranker = rankers[id] ?? options.rankerFactory?.(id, agent);
       if (!ranker) {
         throw new RangeError(
           `ranker: unknown ranker ${JSON.stringify(id)} (expected one of ${

@@ -1,0 +1,67 @@
+/** Turn parsed sweep arguments into sweep options: shared by `sweep` and `batch export`. */
+import { resolveAgents } from "../agents/resolve_agents.ts";
+import { loadDataset } from "../data/datasets.ts";
+import type { ModelSetup } from "../run/model_setup.ts";
+import type { SweepOptions } from "../run/sweep.ts";
+import type { SweepArgs } from "./sweep_args.ts";
+
+/**
+ * The sweep options of a command line, without the output sinks. `deno task sweep` and
+ * `deno task batch export` both plan through this, so they agree on the run id and requests.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modelSetup } from "../run/model_setup.ts";
+ * import { parseSweepArgs } from "./sweep_args.ts";
+ * import { sweepOptionsFromArgs } from "./sweep_options.ts";
+ * const models = modelSetup({ cachePath: ":memory:" });
+ * const args = parseSweepArgs(["--stage", "writing", "--limit", "2", "--out", "x.jsonl"]);
+ * const options = await sweepOptionsFromArgs({ args, models });
+ * assert.equal(options.instances.length, 2);
+ * models.close();
+ * ```
+ */
+export async function sweepOptionsFromArgs(options: {
+  /** Parsed arguments. */
+  args: SweepArgs;
+  /** Model-backed parts (agents, judge, writer, rankers). */
+  models: ModelSetup;
+}): Promise<Omit<SweepOptions, "onRows" | "progress" | "select">> {
+  const { args, models } = options;
+  // Validate everything (agents, dataset, bank size) before any output file exists.
+  const agents = resolveAgents({ specs: args.agents, factories: { llm: models.agentFactory } });
+  let instances = await loadDataset({
+    name: args.dataset,
+    seed: args.seed,
+    bankSize: args.bankSize,
+    traceLoad: args.traceLoad,
+  });
+  if (args.limit !== undefined) instances = instances.slice(0, args.limit);
+  return {
+    stage: args.stage,
+    grid: args.grid,
+    policies: args.policies,
+    thetaRRisk: args.thetaRRisk,
+    base: {
+      k: args.k,
+      bankSize: args.bankSize,
+      fill: args.fill,
+      ranker: args.ranker,
+      traceLoad: args.traceLoad,
+      ...(args.thetaW !== undefined && { thetaW: args.thetaW }),
+      ...(args.policy !== undefined && { policy: args.policy }),
+      ...(args.thetaR !== undefined && { thetaR: args.thetaR }),
+    },
+    instances,
+    dataset: args.dataset,
+    attacks: args.attacks,
+    agents,
+    seed: args.seed,
+    judge: models.judge,
+    writer: models.writer,
+    rankerFactory: models.rankerFactory,
+    concurrency: args.concurrency,
+    trials: args.trials,
+  };
+}

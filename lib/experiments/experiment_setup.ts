@@ -1,0 +1,61 @@
+/** What every figure experiment shares: dataset, agents, seed, size and progress. */
+import type { Agent } from "../agents/agent.ts";
+import { resolveAgents } from "../agents/resolve_agents.ts";
+import { loadDataset } from "../data/datasets.ts";
+import type { Instance } from "../model/instance.ts";
+import type { TrialRow } from "../model/trial_row.ts";
+import type { Progress } from "../run/progress.ts";
+
+/** Options every experiment takes. */
+export interface ExperimentOptions {
+  /** Dataset name known to the registry, or an instance-file path; default "demo". */
+  dataset?: string;
+  /** Agents; default every offline reference persona. */
+  agents?: readonly Agent[];
+  /** Run seed; default 0. */
+  seed?: number;
+  /** Use the first n instances; default all. */
+  n?: number;
+  /** Bootstrap resamples for the summaries; default 500. */
+  resamples?: number;
+  /** Makes a progress sink for each sweep, given its label; default silent. */
+  progress?: (label: string) => Progress;
+}
+
+/** Load `n` instances of a dataset at a bank size and trace load. */
+export async function _instances(
+  options: ExperimentOptions,
+  bankSize: number,
+  traceLoad: number,
+): Promise<Instance[]> {
+  const all = await loadDataset({
+    name: options.dataset ?? "demo",
+    seed: options.seed ?? 0,
+    bankSize,
+    traceLoad,
+  });
+  return options.n === undefined ? all : all.slice(0, options.n);
+}
+
+/** The agents, default every reference persona. */
+export function _agents(options: ExperimentOptions): readonly Agent[] {
+  return options.agents ?? resolveAgents({ specs: ["reference"] });
+}
+
+/**
+ * The agent backend as a caption names it: "offline reference agent" when every row is simulated.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentLabel } from "./experiment_setup.ts";
+ * assert.equal(agentLabel([]), "none");
+ * ```
+ */
+export function agentLabel(rows: readonly TrialRow[]): string {
+  if (rows.length === 0) return "none";
+  if (rows.every((r) => r.simulated)) {
+    return "offline reference agent (simulator, not a real model)";
+  }
+  return [...new Set(rows.map((r) => r.agent))].join(", ");
+}

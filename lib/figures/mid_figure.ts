@@ -1,0 +1,117 @@
+/** The kit's MID figure: paired effect of the risk trace per operating point, with intervals. */
+import * as Plot from "@observablehq/plot";
+import { composeFigure } from "./compose_figure.ts";
+import { createDocument } from "./dom.ts";
+import type { FrameLike } from "./_metric_panels.ts";
+import { _records, METRIC_STYLE } from "./_metric_panels.ts";
+import { _withPanel, POLICY_ORDER } from "./figure3_stages.ts";
+
+/** Options of {@link midFigure}. */
+export interface MidFigureOptions {
+  /** Summaries pooled over agents (`summarize(rows, { by: ["dataset", "attack", X] })`) of the
+   * writing (X = thetaW), management (X = policy) and retrieval (X = thetaR) sweeps. */
+  summaries: { writing: FrameLike; management: FrameLike; retrieval: FrameLike };
+  /** Agent backend named in the caption; default "offline reference agent". */
+  agentLabel?: string;
+  /** Confidence level the summaries used, for the caption; default 0.95. */
+  level?: number;
+  /** Document to draw into; default a fresh linkedom document. */
+  document?: Document;
+}
+
+function _chart(
+  document: Document,
+  records: Record<string, unknown>[],
+  x: string,
+  xLabel: string,
+  categories: readonly string[] | undefined,
+  width: number,
+): Element {
+  const pos = (v: unknown) => categories ? categories.indexOf(String(v)) : Number(v);
+  const xs = [...new Set(records.map((r) => pos(r[x])))].sort((a, b) => a - b);
+  const step = xs.length > 1 ? Math.min(...xs.slice(1).map((p, i) => p - xs[i])) : 1;
+  const points = records.flatMap((r) =>
+    (["midAsr", "midUtility"] as const).map((metric, i) => ({
+      panel: r.panel,
+      metric,
+      x: pos(r[x]) + (i - 0.5) * step * 0.2,
+      y: Number(r[metric]) * 100,
+      lo: Number(r[`${metric}Lo`]) * 100,
+      hi: Number(r[`${metric}Hi`]) * 100,
+    }))
+  ).filter((p) => Number.isFinite(p.y));
+  const color = (d: { metric: string }) => METRIC_STYLE[d.metric].color;
+  return Plot.plot({
+    document,
+    width,
+    height: 70 + 150 * (new Set(records.map((r) => r.panel)).size || 1),
+    marginLeft: 48,
+    marginRight: 105,
+    marginBottom: 40,
+    style: { fontSize: "11px" },
+    x: categories
+      ? {
+        label: xLabel,
+        domain: [-0.5, categories.length - 0.5],
+        ticks: categories.map((_, i) => i),
+        tickFormat: (i: number) => categories[i] ?? "",
+        labelArrow: "none",
+      }
+      : { label: xLabel, ticks: 5, inset: 8 },
+    y: { label: "MID (percentage points)", grid: true, ticks: 5 },
+    fy: { label: null },
+    marks: [
+      Plot.frame({ stroke: "#ccc" }),
+      Plot.ruleY([0], { stroke: "#888" }),
+      Plot.ruleX(points, { x: "x", y1: "lo", y2: "hi", fy: "panel", stroke: color }),
+      Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 2.5 }),
+    ],
+  });
+}
+
+/**
+ * Build the MID figure: `MID_asr` and `MID_utility` with paired-bootstrap intervals at each
+ * operating point of the three stages (the kit's addition; the paper gives medians only).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { midFigure } from "./mid_figure.ts";
+ * const r = { dataset: "demo", attack: "minja", midAsr: 0.2, midAsrLo: 0.1, midAsrHi: 0.3, midUtility: 0.1, midUtilityLo: 0, midUtilityHi: 0.2 };
+ * const figure = midFigure({ summaries: { writing: [{ ...r, thetaW: 1 }], management: [{ ...r, policy: "PQ" }], retrieval: [{ ...r, thetaR: 1 }] } });
+ * assert.equal([...figure.querySelectorAll("svg")].filter((s) => s.hasAttribute("viewBox")).length, 3);
+ * ```
+ */
+export function midFigure(options: MidFigureOptions): Element {
+  const document = options.document ?? createDocument();
+  const writing = _withPanel(_records(options.summaries.writing));
+  const management = _withPanel(_records(options.summaries.management));
+  const retrieval = _withPanel(_records(options.summaries.retrieval));
+  const policies = [...new Set(management.map((r) => String(r.policy)))];
+  const categories = [
+    ...POLICY_ORDER.filter((p) => policies.includes(p)),
+    ...policies.filter((p) => !POLICY_ORDER.includes(p)),
+  ];
+  return composeFigure({
+    document,
+    charts: [
+      _chart(document, writing, "thetaW", "writing coverage θw →", undefined, 330),
+      _chart(document, management, "policy", "management policy", categories, 330),
+      _chart(document, retrieval, "thetaR", "retrieval exposure θr →", undefined, 400),
+    ],
+    title: "Memory-induced difference (MID) per operating point",
+    subtitle: "Paired effect of the risk trace: target decisions it caused, correct ones it cost.",
+    legend: [
+      { label: "MID (ASR): poisoned − clean target rate", color: METRIC_STYLE.midAsr.color },
+      {
+        label: "MID (utility): clean − poisoned correct rate",
+        color: METRIC_STYLE.midUtility.color,
+      },
+    ],
+    caption: `Agent backend: ${
+      options.agentLabel ?? "offline reference agent"
+    }; agents pooled, instances resampled as clusters. Dots: MID; bars: ${
+      Math.round((options.level ?? 0.95) * 100)
+    }% paired percentile bootstrap interval. The kit's addition: the paper reports medians only.`,
+  });
+}

@@ -1,0 +1,95 @@
+/** One faceted metric figure for the RQ2 studies (Figures 4-7, asymmetric exposure). */
+import { composeFigure } from "./compose_figure.ts";
+import { createDocument } from "./dom.ts";
+import type { FrameLike } from "./_metric_panels.ts";
+import { _metricLegend, _metricPanels, _records } from "./_metric_panels.ts";
+import type { PaperValue } from "./paper_values.ts";
+
+/** Options of {@link stageFigure}. */
+export interface StageFigureOptions {
+  /** Per-agent summary frame or records. */
+  summary: FrameLike;
+  /** Column on the x axis. */
+  x: string;
+  /** Axis label of x. */
+  xLabel: string;
+  /** Categorical x values in order; default none (x is numeric). */
+  categories?: readonly string[];
+  /** Column faceted into columns; default none. */
+  fx?: string;
+  /** Label of the column facets; default the column name. */
+  fxLabel?: string;
+  /** Column faceted into rows; default none. */
+  fy?: string;
+  /** Title. */
+  title: string;
+  /** Caption text after the backend sentence; default none. */
+  note?: string;
+  /** Agent backend named in the caption; default "offline reference agent". */
+  agentLabel?: string;
+  /** Published values for this figure; default none. */
+  paper?: readonly PaperValue[];
+  /** Metrics; default clean utility, poisoned utility, ASR. */
+  metrics?: readonly string[];
+  /** Chart width; default 720, widened to at least 140 + 250 px per column facet. */
+  width?: number;
+  /** Chart height; default 260 per facet row. */
+  height?: number;
+  /** Draw medians as a line with an IQR band; default true (false for policies). */
+  connect?: boolean;
+  /** Document to draw into; default a fresh linkedom document. */
+  document?: Document;
+}
+
+/**
+ * A metric figure: median across agents, IQR band and box per operating point, faceted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stageFigure } from "./stage_figure.ts";
+ * const figure = stageFigure({
+ *   summary: [{ agent: "a", thetaRRisk: 0.2, cleanUtility: 0.5, poisonedUtility: 0.4, asr: 0.1 }],
+ *   x: "thetaRRisk", xLabel: "θr-", title: "Asymmetric exposure",
+ * });
+ * assert.match(figure.querySelector("figcaption")?.textContent ?? "", /offline reference agent/);
+ * ```
+ */
+export function stageFigure(options: StageFigureOptions): Element {
+  const document = options.document ?? createDocument();
+  const records = _records(options.summary);
+  const metrics = options.metrics ?? ["cleanUtility", "poisonedUtility", "asr"];
+  const paper = options.paper ?? [];
+  const rowsOfFacets = options.fy ? new Set(records.map((r) => r[options.fy!])).size : 1;
+  const columnsOfFacets = options.fx ? new Set(records.map((r) => r[options.fx!])).size : 1;
+  // Each column facet needs room for its header and tick labels, whatever width was asked for.
+  const width = Math.max(options.width ?? 720, 140 + 250 * columnsOfFacets);
+  const chart = _metricPanels({
+    document,
+    records,
+    x: options.x,
+    xLabel: options.xLabel,
+    categories: options.categories,
+    fx: options.fx,
+    fxLabel: options.fxLabel,
+    fy: options.fy,
+    metrics,
+    paper,
+    width,
+    height: options.height ?? 80 + 200 * rowsOfFacets,
+    connect: options.connect ?? true,
+  });
+  const agents = new Set(records.map((r) => r.agent)).size;
+  return composeFigure({
+    document,
+    charts: [chart],
+    title: options.title,
+    legend: _metricLegend(metrics, paper.length > 0),
+    caption:
+      `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
+        agents === 1 ? "" : "s"
+      }). Median across agents with IQR band and box (whiskers min-max).` +
+      (paper.length > 0 ? " Diamonds: the paper's published value or range." : "") +
+      (options.note ? ` ${options.note}` : ""),
+  });
+}

@@ -1,0 +1,19 @@
+import assert from "node:assert/strict";
+import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
+import { loadDataset } from "../../lib/data/datasets.ts";
+import { sweep } from "../../lib/run/sweep.ts";
+import { summarize } from "../../lib/stats/summarize.ts";
+
+Deno.test("summarize() gives identical intervals for the same rows and seed", async () => {
+  const instances = await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 });
+  const rows = await sweep({
+    stage: "writing",
+    grid: [0.2, 0.6, 1],
+    instances,
+    dataset: "demo",
+    agents: resolveAgents({ specs: ["reference"] }),
+  });
+  const csv = () => summarize(rows, { resamples: 300, seed: 5 }).writeCSV().toString();
+  const first = csv();
+  for (let i = 0; i < 4; i++) assert.equal(csv(), first);
+});
