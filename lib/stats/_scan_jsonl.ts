@@ -116,8 +116,10 @@ export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialC
           let v = at + all[k].length;
           while (text.charCodeAt(v) === 32) v++;
           found[k] = v;
-          ends[k] = _valueEnd(text, v, stop);
-          from = ends[k] + 1;
+          // Only coded columns need their value's end; for the outcome scalars the next search
+          // may start at the value itself, as no key pattern can occur inside a value.
+          if (k < cols.length) from = (ends[k] = _valueEnd(text, v, stop)) + 1;
+          else from = v;
         }
         if (rows === cap) {
           cap *= 2;
