@@ -1,8 +1,8 @@
 /** CLI: trial rows (JSONL) to a summary table (CSV or Parquet) with paired bootstrap intervals. */
 import { parseArgs } from "node:util";
 import type pl from "nodejs-polars";
-import { readRows } from "../stats/read_rows.ts";
-import { summarize } from "../stats/summarize.ts";
+import { _firstLineKeys } from "../stats/read_rows.ts";
+import { summarizeFile } from "../stats/summarize_file.ts";
 
 const USAGE = "usage: deno task summarize --in rows.jsonl --out summary.csv|summary.parquet " +
   "[--by col,...] [--resamples N] [--ci percentile|bca] [--seed N] [--level 0.95]";
@@ -54,14 +54,14 @@ export function main(args: string[]): number {
     if (!(level > 0 && level < 1)) {
       throw new RangeError(`--level must be in (0, 1), got ${values.level}`);
     }
-    const rows = readRows(values.in);
     const by = values.by?.split(",").map((c) => c.trim()).filter((c) => c !== "");
+    const columns = _firstLineKeys(values.in);
     for (const c of by ?? []) {
-      if (!rows.columns.includes(c)) {
+      if (!columns.has(c)) {
         throw new RangeError(`--by column "${c}" does not exist in ${values.in}`);
       }
     }
-    const summary = summarize(rows, { by, resamples, ci, seed, level });
+    const summary = summarizeFile(values.in, { by, resamples, ci, seed, level });
     if (format === "csv") summary.writeCSV(values.out);
     else summary.writeParquet(values.out);
     console.log(_table(summary));

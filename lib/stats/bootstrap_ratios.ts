@@ -1,9 +1,8 @@
 /** Cluster bootstrap of ratio statistics from counts of distinct cluster types, never arrays. */
-import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import type { Prng } from "../random/prng.ts";
 import { _ndtr, _ndtri } from "./_normal.ts";
-import { multinomialSampler } from "./multinomial_sampler.ts";
+import { _BinomialTables } from "./multinomial_sampler.ts";
+import { type _LatticePmf, _latticePmf, _sampleHistogram } from "./_lattice_bootstrap.ts";
 
 /** Interval method: bootstrap percentile, or bias-corrected and accelerated (BCa). */
 export type IntervalMethod = "percentile" | "bca";
@@ -62,7 +61,13 @@ export interface BootstrapRatiosOptions {
  * cluster indices, O(resamples * n); both samplers are exact.
  *
  * When every cluster has the same size and integer numerators (binary outcomes), resampled
- * statistics are tallied in a histogram of numerators, so quantiles need no sort.
+ * statistics are tallied in a histogram of numerators, so quantiles need no sort. If moreover
+ * each statistic's numerator takes at most three equally spaced values over clusters (every
+ * paired metric with one pair per instance), the distribution of one resampled numerator sum is
+ * known exactly (binomial, or a difference of trinomial counts), so the histogram of the B
+ * resampled values, which is Multinomial(B, that distribution), is drawn directly: O(support)
+ * work instead of O(B * types), the same distribution of intervals. The statistics then get
+ * independent draws rather than sharing resamples; each interval is unchanged in distribution.
  *
  * @example
  * ```ts
@@ -134,46 +139,60 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
   const histogram = equalSizes && integer &&
     mins.every((lo, s) => n * (maxs[s] - lo) + 1 <= 5e7);
 
-  const prng = _fastPrng(seed);
-  const draw = new Int32Array(K);
-  // When most clusters are distinct (typical with several trials per instance), drawing n
-  // cluster indices costs less than K - 1 binomials and their tables; both are exact.
-  const sampler = 3 * K > n ? _directSampler(w, n, prng) : multinomialSampler({
-    weights: w,
-    size: n,
-    prng,
-  });
+  // Numerators packed type-major (A[t * S + s]) so one resample touches one contiguous row per
+  // drawn type, and every statistic is accumulated from the same draw.
+  const A = new Float64Array(K * S);
+  for (let t = 0; t < K; t++) for (let s = 0; s < S; s++) A[t * S + s] = a[s][t];
+  const x = new Float64Array(S);
+  const rng = _fastPrng(seed);
   const dists: _Distribution[] = [];
+  // One resample: draw type counts, accumulate sum(count * numerator) per statistic into x and
+  // return sum(count * size). When most clusters are distinct (typical with several trials per
+  // instance), drawing n cluster indices costs less than K - 1 binomials and their tables;
+  // both are exact.
+  const kernel = () =>
+    3 * K > n ? _directKernel(w, m, A, S, n, rng, x) : _binomialKernel(w, m, A, S, n, rng, x);
 
-  if (histogram) {
-    const offsets = mins.map((lo) => n * lo);
-    const hists = mins.map((lo, s) => new Float64Array(n * (maxs[s] - lo) + 1));
+  const lattice = histogram ? a.map((as) => _latticePmf(w, as, n)) : [];
+  if (histogram && lattice.every((l) => l !== null)) {
+    // Every statistic takes at most three equally spaced values per cluster (always so with
+    // one pair per instance): its B resampled values are B draws from a known lattice
+    // distribution, so their histogram is drawn directly as Multinomial(B, pmf).
+    for (const l of lattice as _LatticePmf[]) {
+      const drawn = _sampleHistogram(l.pmf, resamples, rng);
+      const hist = new Float64Array((l.pmf.length - 1) * l.step + 1);
+      for (let i = 0; i < drawn.length; i++) hist[i * l.step] = drawn[i];
+      dists.push(_histogramDistribution(hist, l.lo, den, resamples));
+    }
+  } else if (histogram) {
+    const offsets = Float64Array.from(mins, (lo) => n * lo);
+    const widths = mins.map((lo, s) => n * (maxs[s] - lo) + 1);
+    // One flat histogram, statistic s at [base[s], base[s] + widths[s]).
+    const base = new Float64Array(S);
+    for (let s = 1; s < S; s++) base[s] = base[s - 1] + widths[s - 1];
+    const hist = new Float64Array(base[S - 1] + widths[S - 1]);
+    for (let s = 0; s < S; s++) base[s] -= offsets[s];
+    const resample = kernel();
     for (let b = 0; b < resamples; b++) {
-      sampler.draw(draw);
-      for (let s = 0; s < S; s++) {
-        const as = a[s];
-        let x = 0;
-        for (let t = 0; t < K; t++) x += draw[t] * as[t];
-        hists[s][x - offsets[s]]++;
-      }
+      resample();
+      for (let s = 0; s < S; s++) hist[(base[s] + x[s]) | 0]++;
     }
     for (let s = 0; s < S; s++) {
-      dists.push(_histogramDistribution(hists[s], offsets[s], den, resamples, num[s]));
+      const from = base[s] + offsets[s];
+      dists.push(
+        _histogramDistribution(hist.subarray(from, from + widths[s]), offsets[s], den, resamples),
+      );
     }
   } else {
-    const values = a.map(() => new Float64Array(resamples));
+    const values = new Float64Array(S * resamples);
+    const resample = kernel();
     for (let b = 0; b < resamples; b++) {
-      sampler.draw(draw);
-      let d = 0;
-      for (let t = 0; t < K; t++) d += draw[t] * m[t];
-      for (let s = 0; s < S; s++) {
-        const as = a[s];
-        let x = 0;
-        for (let t = 0; t < K; t++) x += draw[t] * as[t];
-        values[s][b] = x / d;
-      }
+      const d = resample();
+      for (let s = 0; s < S; s++) values[s * resamples + b] = x[s] / d;
     }
-    for (let s = 0; s < S; s++) dists.push(_sortedDistribution(values[s].sort()));
+    for (let s = 0; s < S; s++) {
+      dists.push(_sortedDistribution(values.subarray(s * resamples, (s + 1) * resamples).sort()));
+    }
   }
 
   const alpha = (1 - level) / 2;
@@ -224,7 +243,6 @@ function _histogramDistribution(
   offset: number,
   den: number,
   total: number,
-  _observed: number,
 ): _Distribution {
   const cum = new Float64Array(hist.length);
   let acc = 0;
@@ -288,17 +306,85 @@ function _jackknifeAcceleration(
   return s2 === 0 ? 0 : s3 / (6 * Math.pow(s2, 1.5));
 }
 
-/** Multinomial counts by n uniform cluster draws (index = floor(u n), bias below n / 2^32). */
-function _directSampler(w: Float64Array, n: number, prng: Prng) {
+/** The 32-bit output of xoroshiro128+ (pure-rand), as an unsigned integer per call. */
+type _Bits = () => number;
+
+/** 2^-32: maps an unsigned 32-bit integer to a uniform in [0, 1). */
+const _U32 = 2.3283064365386963e-10;
+
+/**
+ * Resample by conditional binomials ({@link _BinomialTables}): K - 1 uniforms and guide-table
+ * lookups per resample, types drawn zero times cost nothing more.
+ */
+function _binomialKernel(
+  w: Float64Array,
+  m: Float64Array,
+  A: Float64Array,
+  S: number,
+  n: number,
+  bits: _Bits,
+  x: Float64Array,
+): () => number {
+  const tables = new _BinomialTables(w, n);
+  const last = w.length - 1, stride = n + 1;
+  const { slot } = tables;
+  return () => {
+    x.fill(0);
+    let rem = n, d = 0;
+    // Typed arrays may be reallocated while tables are built: read them after each build.
+    let start = tables.start, len = tables.len, lo = tables.lo;
+    let cdf = tables.cdf, guide = tables.guide;
+    for (let j = 0; j < last && rem > 0; j++) {
+      let id = slot[j * stride + rem] - 1;
+      if (id < 0) {
+        id = tables.id(j, rem);
+        (start = tables.start, len = tables.len, lo = tables.lo);
+        (cdf = tables.cdf, guide = tables.guide);
+      }
+      const u = bits() * _U32, st = start[id];
+      let i = guide[st + ((u * len[id]) | 0)];
+      while (cdf[i] <= u) i++;
+      const k = lo[id] + i - st;
+      if (k > 0) {
+        rem -= k;
+        d += k * m[j];
+        for (let s = 0, r = j * S; s < S; s++) x[s] += k * A[r + s];
+      }
+    }
+    if (rem > 0) {
+      d += rem * m[last];
+      for (let s = 0, r = last * S; s < S; s++) x[s] += rem * A[r + s];
+    }
+    return d;
+  };
+}
+
+/** Resample by n uniform cluster draws (index = floor(u n), bias below n / 2^32). */
+function _directKernel(
+  w: Float64Array,
+  m: Float64Array,
+  A: Float64Array,
+  S: number,
+  n: number,
+  bits: _Bits,
+  x: Float64Array,
+): () => number {
+  const K = w.length;
   const typeOf = new Int32Array(n);
-  let i = 0;
-  for (let t = 0; t < w.length; t++) for (let c = 0; c < w[t]; c++) typeOf[i++] = t;
-  return {
-    draw(out: Int32Array): Int32Array {
-      out.fill(0);
-      for (let j = 0; j < n; j++) out[typeOf[Math.floor(prng.float() * n)]]++;
-      return out;
-    },
+  for (let t = 0, i = 0; t < K; t++) for (let c = 0; c < w[t]; c++) typeOf[i++] = t;
+  const drawn = new Int32Array(K);
+  return () => {
+    drawn.fill(0);
+    for (let j = 0; j < n; j++) drawn[typeOf[(bits() * _U32 * n) | 0]]++;
+    x.fill(0);
+    let d = 0;
+    for (let t = 0; t < K; t++) {
+      const k = drawn[t];
+      if (k === 0) continue;
+      d += k * m[t];
+      for (let s = 0, r = t * S; s < S; s++) x[s] += k * A[r + s];
+    }
+    return d;
   };
 }
 
@@ -306,13 +392,10 @@ function _directSampler(w: Float64Array, n: number, prng: Prng) {
  * xoroshiro128+ (pure-rand) with one 32-bit draw per uniform: inverting a CDF needs no more
  * resolution than 2^-32, and it halves the generator calls of the hot loop.
  */
-function _fastPrng(seed: number): Prng {
+function _fastPrng(seed: number): _Bits {
   if (!Number.isInteger(seed)) {
     throw new TypeError(`Cannot bootstrap: seed must be an integer, got ${seed}`);
   }
   const rng = xoroshiro128plus(seed | 0);
-  return {
-    float: () => (rng.next() >>> 0) * 2.3283064365386963e-10,
-    int: (min, max) => uniformInt(rng, min, max),
-  };
+  return () => rng.next() >>> 0;
 }

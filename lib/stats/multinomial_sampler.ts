@@ -17,15 +17,6 @@ export interface MultinomialSampler {
   draw(out: Int32Array): Int32Array;
 }
 
-/** Cumulative probabilities of Binomial(n, q) over `[lo, lo + cdf.length)`; tails below 1e-20
- * of the mode's mass are cut, and the last entry is exactly 1. */
-interface _Table {
-  lo: number;
-  cdf: Float64Array;
-  /** guide[i] = first index whose cdf exceeds i / guide.length: search starts there (O(1)). */
-  guide: Int32Array;
-}
-
 /**
  * Exact multinomial sampler by conditional binomials: category `t` gets
  * `Binomial(remaining, p_t / (p_t + ... + p_T))`, the last category the rest. Each binomial is
@@ -65,20 +56,8 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
   if (T === 0 || (total === 0 && size > 0)) {
     throw new RangeError(`Cannot sample: weights must have a positive sum, got ${total}`);
   }
-  // Conditional probability q_t = p_t / (p_t + ... + p_{T-1}) over positive categories only.
-  const active: number[] = [];
-  for (let t = 0; t < T; t++) if (weights[t] > 0) active.push(t);
-  const q = new Float64Array(active.length);
-  let rest = total;
-  for (let j = 0; j < active.length; j++) {
-    const w = weights[active[j]];
-    q[j] = j === active.length - 1 ? 1 : Math.min(1, w / rest);
-    rest -= w;
-  }
-  // Tables live in one packed array; slot[j * (size + 1) + remaining] holds index + 1 (0 = not
-  // built yet). Typed-array slots keep the hot loop monomorphic.
-  const slot = new Int32Array(active.length * (size + 1));
-  const pool: _Table[] = [];
+  const tables = new _BinomialTables(weights, size);
+  const { active } = tables;
   const last = active.length - 1;
   const float = prng.float;
 
@@ -87,18 +66,7 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
       out.fill(0);
       let remaining = size;
       for (let j = 0; j < last && remaining > 0; j++) {
-        const at = j * (size + 1) + remaining;
-        let id = slot[at] - 1;
-        if (id < 0) {
-          id = pool.length;
-          pool.push(_binomialTable(remaining, q[j]));
-          slot[at] = id + 1;
-        }
-        const table = pool[id];
-        const cdf = table.cdf, u = float();
-        let i = table.guide[(u * cdf.length) | 0];
-        while (cdf[i] <= u) i++;
-        const k = table.lo + i;
+        const k = tables.draw(j, remaining, float());
         out[active[j]] = k;
         remaining -= k;
       }
@@ -108,19 +76,106 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
   };
 }
 
-function _withGuide(lo: number, cdf: Float64Array): _Table {
-  const guide = new Int32Array(cdf.length);
-  let k = 0;
-  for (let i = 0; i < guide.length; i++) {
-    while (cdf[k] <= i / guide.length) k++;
-    guide[i] = k;
+/**
+ * Inverse-CDF tables of the conditional binomials `Binomial(remaining, q_j)`, built on first use
+ * per (category j, remaining) and packed in typed arrays, so hot loops (the bootstrap kernel
+ * reads the fields directly) stay monomorphic and allocation-free after warm-up. Table `id`
+ * covers values `lo[id] + i` for `i < len[id]`, with cumulative probabilities at
+ * `cdf[start[id] + i]` (tails below 1e-14 of the mode's mass cut, last entry exactly 1) and a
+ * guide table (index method of Chen and Asau) at `guide[start[id] + i]`: the first absolute
+ * index whose cdf exceeds `i / len[id]`, so a draw is O(1) expected.
+ */
+export class _BinomialTables {
+  /** Categories with positive weight, in order; q_j refers to `active[j]`. */
+  readonly active: Int32Array;
+  /** q_j = p_j / (p_j + ... + p_last) over active categories; the last is 1. */
+  readonly q: Float64Array;
+  /** Trials per multinomial draw. */
+  readonly size: number;
+  /** slot[j * (size + 1) + remaining] = table id + 1, or 0 if not built. */
+  readonly slot: Int32Array;
+  start = new Int32Array(64);
+  len = new Int32Array(64);
+  lo = new Int32Array(64);
+  cdf = new Float64Array(4096);
+  guide = new Int32Array(4096);
+  tables = 0;
+  used = 0;
+
+  constructor(weights: ArrayLike<number>, size: number) {
+    const act: number[] = [];
+    let total = 0;
+    for (let t = 0; t < weights.length; t++) {
+      if (weights[t] > 0) act.push(t);
+      total += weights[t];
+    }
+    this.active = Int32Array.from(act);
+    this.q = new Float64Array(act.length);
+    let rest = total;
+    for (let j = 0; j < act.length; j++) {
+      const w = weights[act[j]];
+      this.q[j] = j === act.length - 1 ? 1 : Math.min(1, w / rest);
+      rest -= w;
+    }
+    this.size = size;
+    this.slot = new Int32Array(act.length * (size + 1));
   }
-  return { lo, cdf, guide };
+
+  /** Table id of `Binomial(remaining, q_j)`, building it on first use. */
+  id(j: number, remaining: number): number {
+    const at = j * (this.size + 1) + remaining;
+    const id = this.slot[at] - 1;
+    return id >= 0 ? id : (this.slot[at] = this._build(remaining, this.q[j]) + 1) - 1;
+  }
+
+  /** One draw of `Binomial(remaining, q_j)` from the uniform `u` in [0, 1). */
+  draw(j: number, remaining: number, u: number): number {
+    const id = this.id(j, remaining);
+    const s = this.start[id], cdf = this.cdf;
+    let i = this.guide[s + ((u * this.len[id]) | 0)];
+    while (cdf[i] <= u) i++;
+    return this.lo[id] + i - s;
+  }
+
+  private _build(n: number, q: number): number {
+    let lo = 0, cdf: Float64Array;
+    if (q <= 0) cdf = Float64Array.of(1);
+    else if (q >= 1) (lo = n, cdf = Float64Array.of(1));
+    else [lo, cdf] = _binomialCdf(n, q);
+    const id = this.tables++;
+    if (id === this.start.length) {
+      this.start = _grow(this.start, 2 * id);
+      this.len = _grow(this.len, 2 * id);
+      this.lo = _grow(this.lo, 2 * id);
+    }
+    const s = this.used, L = cdf.length;
+    if (s + L > this.cdf.length) {
+      const cap = Math.max(2 * this.cdf.length, s + L);
+      this.cdf = _grow(this.cdf, cap);
+      this.guide = _grow(this.guide, cap);
+    }
+    this.cdf.set(cdf, s);
+    let k = 0;
+    for (let i = 0; i < L; i++) {
+      while (cdf[k] <= i / L) k++;
+      this.guide[s + i] = s + k;
+    }
+    this.start[id] = s;
+    this.len[id] = L;
+    this.lo[id] = lo;
+    this.used = s + L;
+    return id;
+  }
 }
 
-function _binomialTable(n: number, q: number): _Table {
-  if (q <= 0) return _withGuide(0, Float64Array.of(1));
-  if (q >= 1) return _withGuide(n, Float64Array.of(1));
+function _grow<T extends Int32Array | Float64Array>(a: T, cap: number): T {
+  const b = (a instanceof Int32Array ? new Int32Array(cap) : new Float64Array(cap)) as T;
+  b.set(a);
+  return b;
+}
+
+/** Cumulative probabilities of Binomial(n, q), 0 < q < 1, over `[lo, lo + cdf.length)`. */
+function _binomialCdf(n: number, q: number): [number, Float64Array] {
   const odds = q / (1 - q);
   const mode = Math.min(n, Math.floor((n + 1) * q));
   // Uniforms have 2^-32 resolution, so mass beyond 1e-14 of the mode never changes a draw.
@@ -149,5 +204,5 @@ function _binomialTable(n: number, q: number): _Table {
   for (const u of up) cdf[i++] = acc += u;
   for (let j = 0; j < len; j++) cdf[j] /= acc;
   cdf[len - 1] = 1;
-  return _withGuide(mode - down.length, cdf);
+  return [mode - down.length, cdf];
 }

@@ -56,8 +56,10 @@ export type PairedBootstrapResult = Record<PairedMetric, Interval> & {
  * {@link bootstrapRatios} resamples type counts (multinomial, exact) rather than rows. With one
  * pair per instance this is scipy's `bootstrap(..., paired=True)` on the paired differences;
  * with several trials per instance it is a cluster bootstrap of the ratio
- * `sum over resampled instances / pairs in them`. All five metrics share one resampling
- * stream, so their intervals come from the same resamples. Cost: O(resamples * types), at most
+ * `sum over resampled instances / pairs in them`. Each interval has the distribution it would
+ * have from resampling instances; with one pair per instance the five histograms are drawn
+ * directly from their exact bootstrap distributions (see {@link bootstrapRatios}), so they
+ * no longer share resamples. Cost: at most O(resamples * types), at most
  * 81 types when each instance has one pair (3 outcomes per side: correct, target, neither;
  * 16 if outcomes are not exclusive).
  *

@@ -1,10 +1,21 @@
 /**
- * Summarise 1,000,000 synthetic trial rows (all TrialRow columns) written to a temp dir: prints
- * read time, summarize time and peak RSS. Run: deno run -A tests/bench/summarize_1m.ts
- * Shape: 2 agents x 2 attacks x 25 operating points x 100 instances x 50 trials x 2 conditions.
+ * Summarise about 1,000,000 synthetic trial rows (all TrialRow columns) written to a temp dir,
+ * end to end through the CLI (`deno task summarize`, default 10,000 resamples, percentile), in a
+ * fresh process per run so its time and peak RSS are the summary's own, as /usr/bin/time
+ * reports them (process start-up included). Prints each run, then median, min and max of wall
+ * time, CPU time (user + sys: less sensitive than wall time to other load on the machine) and
+ * peak RSS.
+ *
+ * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=5, SHAPE=sweep|trials, RESAMPLES=n)
+ * SHAPE=sweep (default), a paper-grid run: 11 agents x 2 attacks x 60 operating points (3
+ * policies x 20 thetaW) x 380 instances x 1 trial x 2 conditions = 1,003,200 rows, 1,320 groups.
+ * SHAPE=trials: 2 agents x 2 attacks x 25 operating points x 100 instances x 50 trials x 2
+ * conditions = 1,000,000 rows, 100 groups whose instances are clusters of 50 pairs.
  */
-import { readRows } from "../../lib/stats/read_rows.ts";
-import { summarize } from "../../lib/stats/summarize.ts";
+const shape = Deno.env.get("SHAPE") ?? "sweep";
+const runs = Number(Deno.env.get("RUNS") ?? 5);
+const resamples = Deno.env.get("RESAMPLES") ?? "10000";
+const [agents, ops, instances, trials] = shape === "sweep" ? [11, 60, 380, 1] : [2, 25, 100, 50];
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/rows.jsonl`;
@@ -13,11 +24,13 @@ const enc = new TextEncoder();
 let n = 0, chunk: string[] = [];
 let x = 12345;
 const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
-for (const agent of ["model-a", "model-b"]) {
-  for (const attack of ["minja", "sleeper"]) {
-    for (let op = 0; op < 25; op++) {
-      for (let i = 0; i < 100; i++) {
-        for (let t = 0; t < 50; t++) {
+for (let a = 0; a < agents; a++) {
+  const agent = `model-${a}`;
+  for (const attack of ["minja", "agentpoison"]) {
+    for (let op = 0; op < ops; op++) {
+      const thetaW = (op % 20) / 19, policy = ["UM", "QM", "RM"][Math.floor(op / 20) % 3];
+      for (let i = 0; i < instances; i++) {
+        for (let t = 0; t < trials; t++) {
           for (const condition of ["clean", "poisoned"]) {
             const err = rand() < 0.01;
             const u = rand();
@@ -29,8 +42,8 @@ for (const agent of ["model-a", "model-b"]) {
               dataset: "demo",
               attack,
               stage: "writing",
-              thetaW: op / 24,
-              policy: "UM",
+              thetaW,
+              policy,
               thetaR: 0.8,
               thetaRRisk: 0.8,
               k: 5,
@@ -55,7 +68,7 @@ for (const agent of ["model-a", "model-b"]) {
               contextSize: 5,
               output: err ? null : "42",
               correct: err ? null : u < 0.4,
-              matchesTarget: err ? null : condition === "poisoned" && u > 0.6 + op / 100,
+              matchesTarget: err ? null : condition === "poisoned" && u > 0.6 + op / 200,
               error: err ? "timeout" : null,
               latencyMs: 12.5,
             }));
@@ -72,22 +85,47 @@ for (const agent of ["model-a", "model-b"]) {
 if (chunk.length) await file.write(enc.encode(chunk.join("\n") + "\n"));
 file.close();
 const size = (await Deno.stat(path)).size;
+console.log(
+  `shape ${shape}: ${n} rows, ${(size / 2 ** 20).toFixed(0)} MiB JSONL, ${resamples} resamples`,
+);
 
-const t0 = performance.now();
-const rows = readRows(path);
-const t1 = performance.now();
-const summary = summarize(rows, { resamples: Number(Deno.env.get("RESAMPLES") ?? 10_000) });
-const t2 = performance.now();
-// Peak resident memory of this process (kernel's high-water mark), including polars' heap.
-const status = await Deno.readTextFile("/proc/self/status");
-const peak = Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024;
-console.log(
-  `rows ${rows.height}, file ${(size / 2 ** 20).toFixed(0)} MiB, groups ${summary.height}`,
-);
-console.log(
-  `readRows ${((t1 - t0) / 1000).toFixed(2)} s, summarize ${
-    ((t2 - t1) / 1000).toFixed(2)
-  } s, total ${((t2 - t0) / 1000).toFixed(2)} s`,
-);
-console.log(`peak RSS ${peak.toFixed(0)} MiB`);
+const cli = new URL("../../lib/cli/summarize.ts", import.meta.url).pathname;
+const walls: number[] = [], peaks: number[] = [], cpus: number[] = [];
+for (let r = 1; r <= runs; r++) {
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: [
+      "-f",
+      "%e %M %U %S",
+      Deno.execPath(),
+      "run",
+      "-A",
+      cli,
+      "--in",
+      path,
+      "--out",
+      `${dir}/summary.csv`,
+      "--resamples",
+      resamples,
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const err = new TextDecoder().decode(out.stderr).trim().split("\n");
+  if (!out.success) throw new Error(`summarize failed: ${err.join(" | ")}`);
+  const [wall, kb, user, sys] = err.at(-1)!.split(" ").map(Number);
+  walls.push(wall);
+  peaks.push(kb / 1024);
+  cpus.push(user + sys);
+  console.log(
+    `run ${r}: ${wall.toFixed(2)} s wall, ${(user + sys).toFixed(2)} s CPU (user + sys), ` +
+      `peak RSS ${(kb / 1024).toFixed(0)} MiB`,
+  );
+}
+const stat = (v: number[]) => {
+  const s = [...v].sort((p, q) => p - q);
+  return `median ${s[s.length >> 1].toFixed(2)} (min ${s[0].toFixed(2)}, max ${
+    s.at(-1)!.toFixed(2)
+  })`;
+};
+console.log(`wall s: ${stat(walls)}\nCPU s: ${stat(cpus)}\npeak RSS MiB: ${stat(peaks)}`);
 await Deno.remove(dir, { recursive: true });

@@ -124,3 +124,17 @@ Deno.test("acrossAgents() and toLong() reshape a summary", async () => {
   assert.equal(long.height, s.height * 6);
   assert.deepEqual(toLong(m).columns, ["stage", "thetaW", "metric", "estimate", "lo", "hi"]);
 });
+
+Deno.test("summarize() pairs rows whose pairId repeats in another group", () => {
+  const reused = ["a", "b"].flatMap((agent) =>
+    pair({ agent, thetaW: 1, instanceId: "1", pairId: "same" }, [true, false], [
+      agent === "a",
+      agent === "b",
+    ])
+  );
+  const s = summarize(reused, { resamples: 50 }).toRecords();
+  assert.deepEqual(s.map((r) => [r.agent, r.pairs, r.unpaired, r.asr]), [
+    ["a", 1, 0, 0],
+    ["b", 1, 0, 1],
+  ]);
+});
