@@ -104,6 +104,7 @@ export * from "./run/trajectory_id.ts";
 
 // Statistics
 export * from "./stats/summarize.ts";
+export * from "./stats/summarize_file.ts";
 export * from "./stats/paired_bootstrap.ts";
 export * from "./stats/bootstrap_ratios.ts";
 export * from "./stats/multinomial_sampler.ts";
