@@ -13,6 +13,9 @@ export * from "./model/instance.ts";
 export * from "./model/operating_point.ts";
 export * from "./model/trial_row.ts";
 
+// Text helpers
+export * from "./text/months.ts";
+
 // Randomness
 export * from "./random/prng.ts";
 export * from "./random/derive_seed.ts";

@@ -5,6 +5,7 @@
  * Run: `deno run -A data/demo/build.ts`. Output is deterministic; commit it with this file.
  * Everything here is written for the kit; no benchmark text is used.
  */
+import { MONTH_NAMES } from "../../lib/text/months.ts";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { matchesAnswer } from "../../lib/judges/matches.ts";
@@ -1145,21 +1146,6 @@ function _pool(): PoolFact[] {
 // ---------------------------------------------------------------------------------------------
 
 const _cap = (s: string): string => s[0].toUpperCase() + s.slice(1);
-
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 /** Numeric value of an answer: digits for numbers, yyyymmdd for "Month D, YYYY" dates. */
 function _value(kind: Spec["kind"], answer: string): number {

@@ -1,4 +1,5 @@
 /** Private helpers the dataset adapters share: answer cleaning, entity lists, wh-words. */
+import { MONTH_NAMES } from "../text/months.ts";
 import { matchesAnswer } from "../judges/matches.ts";
 import { _contentWords } from "./_text.ts";
 
@@ -124,25 +125,10 @@ export function _people(texts: readonly string[], speakers: readonly string[]): 
   return [...out].sort();
 }
 
-const _MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 /** "1:56 pm on 8 May, 2023" or "2023/05/21 (Sun) 19:50" -> "8 May 2023"; other text unchanged. */
 export function _sessionDate(raw: string): string {
   const iso = /(\d{4})\/(\d{1,2})\/(\d{1,2})/.exec(raw);
-  if (iso) return `${Number(iso[3])} ${_MONTHS[Number(iso[2]) - 1]} ${iso[1]}`;
+  if (iso) return `${Number(iso[3])} ${MONTH_NAMES[Number(iso[2]) - 1]} ${iso[1]}`;
   const dmy = /(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/.exec(raw);
   return dmy ? `${Number(dmy[1])} ${dmy[2]} ${dmy[3]}` : raw.trim();
 }

@@ -1,4 +1,5 @@
 /** Type-aware attacker targets y_adv: shifted dates, changed numbers, swapped entities, outdated values. */
+import { MONTH_NAMES, MONTH_PATTERN, monthNumber } from "../text/months.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 import { _contentWords } from "./_text.ts";
@@ -46,22 +47,6 @@ export interface AttackTargetsOptions {
   prng: Prng;
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-const MONTH = "(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|" +
-  "Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)";
 const COLORS = [
   "red",
   "blue",
@@ -95,8 +80,7 @@ const WORD_NUMBERS: Record<string, number> = {
   thirty: 30,
 };
 
-const _monthIndex = (name: string): number =>
-  MONTHS.findIndex((m) => m.toLowerCase().startsWith(name.slice(0, 3).toLowerCase()));
+const _monthIndex = (name: string): number => monthNumber(name) - 1;
 
 function _shiftDays(y: number, m: number, d: number, days: number): Date {
   return new Date(Date.UTC(y, m, d + days));
@@ -108,13 +92,16 @@ function _dateShifts(answer: string, prng: Prng): string[] {
   const monthShifts = shuffle([-3, -2, -1, 1, 2, 3], { prng });
   const yearShifts = shuffle([-2, -1, 1, 2], { prng });
   const dmy = new RegExp(
-    `\\b(\\d{1,2})(st|nd|rd|th)?(\\s+(?:of\\s+)?)${MONTH}(\\.?,?\\s+)(\\d{4})\\b`,
+    `\\b(\\d{1,2})(st|nd|rd|th)?(\\s+(?:of\\s+)?)${MONTH_PATTERN}(\\.?,?\\s+)(\\d{4})\\b`,
     "i",
   );
-  const mdy = new RegExp(`\\b${MONTH}(\\.?\\s+)(\\d{1,2})(st|nd|rd|th)?(,?\\s+)(\\d{4})\\b`, "i");
+  const mdy = new RegExp(
+    `\\b${MONTH_PATTERN}(\\.?\\s+)(\\d{1,2})(st|nd|rd|th)?(,?\\s+)(\\d{4})\\b`,
+    "i",
+  );
   const iso = /\b(\d{4})([-/])(\d{1,2})[-/](\d{1,2})\b/;
-  const my = new RegExp(`\\b${MONTH}(\\.?,?\\s+)(\\d{4})\\b`, "i");
-  const md = new RegExp(`\\b${MONTH}(\\.?\\s+)(\\d{1,2})(st|nd|rd|th)?\\b`, "i");
+  const my = new RegExp(`\\b${MONTH_PATTERN}(\\.?,?\\s+)(\\d{4})\\b`, "i");
+  const md = new RegExp(`\\b${MONTH_PATTERN}(\\.?\\s+)(\\d{1,2})(st|nd|rd|th)?\\b`, "i");
   const year = /\b((?:19|20)\d{2})\b/;
   let m: RegExpExecArray | null;
   const swap = (match: RegExpExecArray, text: string) =>
@@ -125,7 +112,7 @@ function _dateShifts(answer: string, prng: Prng): string[] {
       const t = _shiftDays(Number(y), _monthIndex(mon), Number(d), s);
       return swap(
         m!,
-        `${t.getUTCDate()}${sep}${MONTHS[t.getUTCMonth()]}${sep2}${t.getUTCFullYear()}`,
+        `${t.getUTCDate()}${sep}${MONTH_NAMES[t.getUTCMonth()]}${sep2}${t.getUTCFullYear()}`,
       );
     });
   }
@@ -135,7 +122,7 @@ function _dateShifts(answer: string, prng: Prng): string[] {
       const t = _shiftDays(Number(y), _monthIndex(mon), Number(d), s);
       return swap(
         m!,
-        `${MONTHS[t.getUTCMonth()]}${sep}${t.getUTCDate()}${sep2}${t.getUTCFullYear()}`,
+        `${MONTH_NAMES[t.getUTCMonth()]}${sep}${t.getUTCDate()}${sep2}${t.getUTCFullYear()}`,
       );
     });
   }
@@ -154,14 +141,14 @@ function _dateShifts(answer: string, prng: Prng): string[] {
     const [, mon, sep, y] = m;
     return monthShifts.map((s) => {
       const t = new Date(Date.UTC(Number(y), _monthIndex(mon) + s, 1));
-      return swap(m!, `${MONTHS[t.getUTCMonth()]}${sep}${t.getUTCFullYear()}`);
+      return swap(m!, `${MONTH_NAMES[t.getUTCMonth()]}${sep}${t.getUTCFullYear()}`);
     });
   }
   if ((m = md.exec(answer))) {
     const [, mon, sep, d] = m;
     return dayShifts.map((s) => {
       const t = _shiftDays(2001, _monthIndex(mon), Number(d), s);
-      return swap(m!, `${MONTHS[t.getUTCMonth()]}${sep}${t.getUTCDate()}`);
+      return swap(m!, `${MONTH_NAMES[t.getUTCMonth()]}${sep}${t.getUTCDate()}`);
     });
   }
   if ((m = year.exec(answer))) {
@@ -234,7 +221,7 @@ const _RELATION =
   "colleague|boss|neighbor|neighbour|roommate|teammate|coach|mentor|buddy|niece|nephew|fiancé|" +
   "fiancée|fiance|classmate|bestie";
 const _NOT_PEOPLE = new Set([
-  ...MONTHS,
+  ...MONTH_NAMES,
   "Monday",
   "Tuesday",
   "Wednesday",

@@ -2,23 +2,8 @@
  * Answer normalization for the deterministic judge: case, punctuation, articles, number words
  * and number formats, and dates written in several ways all reduce to comparable tokens.
  */
+import { MONTH_PATTERN, monthNumber } from "../text/months.ts";
 
-const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-const MONTH_ALT = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|" +
-  "sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 const SMALL: Record<string, number> = {
   zero: 0,
   one: 1,
@@ -53,8 +38,7 @@ const TENS: Record<string, number> = {
 };
 const ARTICLES = new Set(["a", "an", "the"]);
 
-const _month = (name: string): string =>
-  String(MONTHS.findIndex((m) => m.startsWith(name.slice(0, 3))) + 1).padStart(2, "0");
+const _month = (name: string): string => String(monthNumber(name)).padStart(2, "0");
 const _day = (d: string): string => String(Number(d)).padStart(2, "0");
 const _date = (y: string | undefined, m: string | undefined, d: string | undefined): string =>
   ` date:${y ?? "_"}-${m ?? "_"}-${d ?? "_"} `;
@@ -66,23 +50,23 @@ function _dates(s: string): string {
     .replace(/\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, (_, y, m, d) => _date(y, _day(m), _day(d)))
     .replace(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, (_, m, d, y) => _date(y, _day(m), _day(d)))
     .replace(
-      new RegExp(`\\b${day}\\s+(?:of\\s+)?${MONTH_ALT}\\.?,?\\s+(\\d{4})\\b`, "g"),
+      new RegExp(`\\b${day}\\s+(?:of\\s+)?${MONTH_PATTERN}\\.?,?\\s+(\\d{4})\\b`, "g"),
       (_, d, m, y) => _date(y, _month(m), _day(d)),
     )
     .replace(
-      new RegExp(`\\b${MONTH_ALT}\\.?\\s+${day},?\\s+(\\d{4})\\b`, "g"),
+      new RegExp(`\\b${MONTH_PATTERN}\\.?\\s+${day},?\\s+(\\d{4})\\b`, "g"),
       (_, m, d, y) => _date(y, _month(m), _day(d)),
     )
     .replace(
-      new RegExp(`\\b${MONTH_ALT}\\.?,?\\s+(\\d{4})\\b`, "g"),
+      new RegExp(`\\b${MONTH_PATTERN}\\.?,?\\s+(\\d{4})\\b`, "g"),
       (_, m, y) => _date(y, _month(m), undefined),
     )
     .replace(
-      new RegExp(`\\b${day}\\s+(?:of\\s+)?${MONTH_ALT}\\b`, "g"),
+      new RegExp(`\\b${day}\\s+(?:of\\s+)?${MONTH_PATTERN}\\b`, "g"),
       (_, d, m) => _date(undefined, _month(m), _day(d)),
     )
     .replace(
-      new RegExp(`\\b${MONTH_ALT}\\.?\\s+${day}\\b(?!:)`, "g"),
+      new RegExp(`\\b${MONTH_PATTERN}\\.?\\s+${day}\\b(?!:)`, "g"),
       (_, m, d) => _date(undefined, _month(m), _day(d)),
     );
 }
