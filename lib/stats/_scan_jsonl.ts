@@ -1,6 +1,6 @@
 /** A JSONL scanner that reads only the columns a summary needs, straight into coded columns. */
 import { _Interner, type _TrialColumns } from "./_trial_columns.ts";
-import { type _RawColumn, type _ScanPart, _scanRange } from "./_scan_range.ts";
+import { _ByteInterner, type _RawColumn, type _ScanPart, _scanRange } from "./_scan_range.ts";
 
 /** Files smaller than this are scanned on the calling thread alone. */
 const _SPLIT_BYTES = 16 << 20;
@@ -50,8 +50,9 @@ export function _scanJsonl(
     .sort((a, b) => a - b);
   const ranges: [number, number][] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
-    if (bounds[i] < bounds[i + 1] || ranges.length === 0) ranges.push([bounds[i], bounds[i + 1]]);
+    if (bounds[i] < bounds[i + 1]) ranges.push([bounds[i], bounds[i + 1]]);
   }
+  if (ranges.length === 0) ranges.push([0, size]);
   const cols = [...keyColumns];
   const jobs = ranges.slice(1).map(([b, e]) =>
     options.workers === false ? null : _startWorker(path, cols, b, e)
@@ -119,11 +120,13 @@ function _startWorker(
   }
   return (waitMs) => {
     try {
-      if (Atomics.wait(state, 0, 0, waitMs) === "timed-out" || state[0] !== 1) return null;
+      if (Atomics.wait(state, 0, 0, waitMs) === "timed-out" || Atomics.load(state, 0) !== 1) {
+        return null;
+      }
       const result = new SharedArrayBuffer(state[1]);
       worker.postMessage({ result });
       Atomics.wait(state, 0, 1, waitMs);
-      return state[0] === 2 ? _unpack(result) : null;
+      return Atomics.load(state, 0) === 2 ? _unpack(result) : null;
     } finally {
       worker.terminate();
     }
@@ -211,23 +214,68 @@ function _align(n: number): number {
   return (n + 7) & ~7;
 }
 
-/** Join parts: map each part's raw-text codes to codes of decoded values, first seen first. */
+/**
+ * Join parts: give each distinct raw text one code across parts (first seen first), then map
+ * raw codes to codes of decoded values. Strings without escapes are the common case and need no
+ * decoding beyond dropping the quotes: distinct such texts are distinct values.
+ */
 function _merge(parts: _ScanPart[], cols: string[]): _TrialColumns {
   const rows = parts.reduce((a, p) => a + p.rows, 0);
   const codes = new Map<string, Int32Array>(), values = new Map<string, unknown[]>();
   cols.forEach((c, j) => {
-    const interner = new _Interner(), out = new Int32Array(rows);
-    let base = 0;
-    for (const part of parts) {
-      const { codes: local, arena, offsets } = part.raw[j];
-      const global = new Int32Array(offsets.length - 1);
-      const raws = _rawTexts(arena, offsets);
-      for (let k = 0; k < global.length; k++) global[k] = interner.code(_decode(raws[k]));
-      for (let i = 0; i < local.length; i++) out[base + i] = global[local[i]];
-      base += part.rows;
+    let arena: Uint8Array, offsets: Int32Array, maps: (Int32Array | null)[];
+    if (parts.length === 1) {
+      ({ arena, offsets } = parts[0].raw[j]);
+      maps = [null];
+    } else {
+      const all = new _ByteInterner();
+      maps = parts.map(({ raw }) => {
+        const { arena, offsets } = raw[j];
+        const map = new Int32Array(offsets.length - 1);
+        for (let k = 0; k < map.length; k++) map[k] = all.code(arena, offsets[k], offsets[k + 1]);
+        return map;
+      });
+      arena = all.arena.subarray(0, all.offsets[all.count]);
+      offsets = all.offsets.subarray(0, all.count + 1);
     }
+    const n = offsets.length - 1;
+    const copy = arena.buffer instanceof SharedArrayBuffer ? arena.slice() : arena;
+    let plain = copy.indexOf(92 /* \ */) < 0;
+    for (let k = 0; k < n && plain; k++) plain = copy[offsets[k]] === 34;
+    let ascii = true;
+    for (let i = 0; i < copy.length && ascii; i++) ascii = copy[i] < 128;
+    const decoder = new TextDecoder(), text = ascii ? decoder.decode(copy) : "";
+    const rawText = (k: number) =>
+      ascii
+        ? text.slice(offsets[k], offsets[k + 1])
+        : decoder.decode(copy.subarray(offsets[k], offsets[k + 1]));
+    let valueCode: Int32Array | null = null, vals: unknown[];
+    if (plain) {
+      vals = new Array(n);
+      if (ascii) {
+        for (let k = 0; k < n; k++) vals[k] = text.slice(offsets[k] + 1, offsets[k + 1] - 1);
+      } else for (let k = 0; k < n; k++) vals[k] = rawText(k).slice(1, -1);
+    } else {
+      const interner = new _Interner();
+      valueCode = new Int32Array(n);
+      for (let k = 0; k < n; k++) valueCode[k] = interner.code(_decode(rawText(k)));
+      vals = interner.values;
+    }
+    const out = new Int32Array(rows);
+    let base = 0;
+    parts.forEach((part, p) => {
+      const local = part.raw[j].codes, map = maps[p];
+      if (!map && !valueCode) out.set(local, base);
+      else {
+        for (let i = 0; i < local.length; i++) {
+          const r = map ? map[local[i]] : local[i];
+          out[base + i] = valueCode ? valueCode[r] : r;
+        }
+      }
+      base += part.rows;
+    });
     codes.set(c, out);
-    values.set(c, interner.values);
+    values.set(c, vals);
   });
   const join = <T extends Uint8Array | Int8Array>(
     make: (n: number) => T,
@@ -248,22 +296,6 @@ function _merge(parts: _ScanPart[], cols: string[]): _TrialColumns {
     target: join((n) => new Int8Array(n), (p) => p.target),
     error: join((n) => new Uint8Array(n), (p) => p.error),
   };
-}
-
-/** The raw texts of an interner's arena: one decode for ASCII, else one per text. */
-function _rawTexts(arena: Uint8Array, offsets: Int32Array): string[] {
-  const n = offsets.length - 1, out = new Array<string>(n);
-  const copy = arena.buffer instanceof SharedArrayBuffer ? arena.slice() : arena;
-  const decoder = new TextDecoder();
-  let ascii = true;
-  for (let i = 0; i < copy.length && ascii; i++) ascii = copy[i] < 128;
-  const all = ascii ? decoder.decode(copy) : "";
-  for (let k = 0; k < n; k++) {
-    out[k] = ascii
-      ? all.slice(offsets[k], offsets[k + 1])
-      : decoder.decode(copy.subarray(offsets[k], offsets[k + 1]));
-  }
-  return out;
 }
 
 /** A scalar's value from its JSON text; strings without escapes need no parser. */

@@ -44,7 +44,7 @@ export interface _ScanPart {
 }
 
 /** Interns byte strings by content (open addressing over FNV-1a hashes) without making strings. */
-class _ByteInterner {
+export class _ByteInterner {
   arena = new Uint8Array(1 << 12);
   offsets = new Int32Array(1 << 10);
   count = 0;
