@@ -1,8 +1,9 @@
 /** A JSONL scanner that reads only the columns a summary needs, straight into coded columns. */
-import { _conditionCode, _Interner, _OTHER, type _TrialColumns } from "./_trial_columns.ts";
+import { _Interner, type _TrialColumns } from "./_trial_columns.ts";
+import { _ByteInterner, type _RawColumn, type _ScanPart, _scanRange } from "./_scan_range.ts";
 
-/** Bytes decoded per step; lines never straddle a step. */
-const _CHUNK = 32 << 20;
+/** Files smaller than this are scanned on the calling thread alone. */
+const _SPLIT_BYTES = 16 << 20;
 
 /** A line the scanner found invalid, for the caller to explain with the zod schema. */
 export class _BadLine extends Error {
@@ -11,234 +12,294 @@ export class _BadLine extends Error {
   }
 }
 
+/** Options of {@link _scanJsonl}. */
+export interface _ScanOptions {
+  /**
+   * Byte offsets to split the file at; each moves to the start of the next line. Default: the
+   * middle, for files of 16 MiB or more on a machine with two or more cores, else no split.
+   */
+  splits?: readonly number[];
+  /** Scan the ranges after the first in workers. Default true. */
+  workers?: boolean;
+}
+
 /**
  * Scan a JSONL file of flat objects (one per line, blank lines skipped) and code `keyColumns`
- * plus condition, correct, matchesTarget and error. Why not a JSON parser: a summary needs 15 of
- * about 36 columns, and finding `"key":` with the engine's native string search then slicing
- * the value is several times faster than JSON.parse of every line. This is sound for the
- * TrialRow contract, whose values are scalars or arrays of strings: inside a JSON string every
- * quote is escaped, so `"key":` can only be a key. Values are interned by their raw text and
- * decoded with JSON.parse once per distinct text. A missing key reads as null.
+ * plus condition, correct, matchesTarget and error. Why not a JSON parser: a summary needs 19 of
+ * about 36 columns, and finding `"key":` in the bytes, then interning the value's bytes, is
+ * several times faster than JSON.parse of every line. This is sound for the TrialRow contract,
+ * whose values are scalars or arrays of strings: inside a JSON string every quote is escaped,
+ * so `"key":` can only be a key. Values are interned by their raw text and decoded with
+ * JSON.parse once per distinct text. A missing key reads as null. A large file is split in two
+ * at a line start and the second half scanned in a worker at the same time; the codes of the
+ * halves are then merged (few distinct values, so that is cheap).
  *
  * Throws {@link _BadLine} when instanceId, pairId or condition is missing or null, or the
- * condition is not clean, poisoned or nomemory.
+ * condition is not clean, poisoned or nomemory; a TypeError naming the line when a line is not
+ * a JSON object the scanner can read.
  */
-export function _scanJsonl(path: string, keyColumns: readonly string[]): _TrialColumns {
-  const file = Deno.openSync(path);
-  const decoder = new TextDecoder();
+export function _scanJsonl(
+  path: string,
+  keyColumns: readonly string[],
+  options: _ScanOptions = {},
+): _TrialColumns {
+  const size = Deno.statSync(path).size;
+  const splits = options.splits ??
+    (size >= _SPLIT_BYTES && (navigator.hardwareConcurrency ?? 1) >= 2 ? [size / 2] : []);
+  const bounds = [0, ...splits.map((s) => _lineStart(path, Math.floor(s), size)), size]
+    .sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    if (bounds[i] < bounds[i + 1]) ranges.push([bounds[i], bounds[i + 1]]);
+  }
+  if (ranges.length === 0) ranges.push([0, size]);
   const cols = [...keyColumns];
-  const interners = cols.map(() => new _Interner());
-  const lastRaw: string[] = cols.map(() => "\u0000");
-  const lastCode = new Int32Array(cols.length);
-  const all = [...cols, "condition", "correct", "matchesTarget", "error"].map((c) => `"${c}":`);
-  const order = all.map((_, k) => k);
-  const found = new Int32Array(all.length), ends = new Int32Array(all.length);
-  const ids = new Set(["instanceId", "pairId"]);
-  let lead = 0, prefix = "";
-  const isLead = new Uint8Array(cols.length);
-  const gap = new Int32Array(all.length), late = new Uint8Array(all.length);
-  let cap = 1 << 16, rows = 0, lineNo = 0;
-  let codes = cols.map(() => new Int32Array(cap));
-  let condition = new Uint8Array(cap), correct = new Int8Array(cap);
-  let target = new Int8Array(cap), error = new Uint8Array(cap);
-  let columns: string[] | null = null;
-  const required = new Set(["instanceId", "pairId"]);
-  const buf = new Uint8Array(_CHUNK);
-  let carry = new Uint8Array(0);
-  try {
-    for (;;) {
-      const n = file.readSync(buf.subarray(carry.length)) ?? 0;
-      buf.set(carry, 0);
-      const filled = carry.length + n;
-      let end = filled;
-      if (n > 0) {
-        end = buf.lastIndexOf(10, filled - 1) + 1;
-        if (end === 0) {
-          if (filled === buf.length) throw new TypeError(`line ${lineNo + 1} is over 32 MiB`);
-          end = filled; // no newline: wait for more bytes unless at end of file
-          carry = buf.slice(0, filled);
-          continue;
-        }
-      }
-      const text = decoder.decode(buf.subarray(0, end));
-      carry = buf.slice(end, filled);
-      let start = 0;
-      while (start < text.length) {
-        let stop = text.indexOf("\n", start);
-        if (stop < 0) stop = text.length;
-        lineNo++;
-        if (stop === start || text.charCodeAt(start) !== 123 /* { */) {
-          if (text.slice(start, stop).trim() !== "") {
-            throw new TypeError(`line ${lineNo} is not a JSON object`);
-          }
-          start = stop + 1;
-          continue;
-        }
-        if (columns === null) {
-          columns = Object.keys(JSON.parse(text.slice(start, stop)));
-          // Search keys in the first line's order, each from where the previous one was found.
-          const line = text.slice(start, stop);
-          order.sort((x, y) => _pos(line, all[x]) - _pos(line, all[y]));
-          // Leading keys: grouping columns before the first id or outcome key in line 1.
-          lead = 0;
-          while (lead < order.length && order[lead] < cols.length && !ids.has(cols[order[lead]])) {
-            lead++;
-          }
-          for (let q = 0; q < lead; q++) isLead[order[q]] = 1;
-          for (let k = 0; k < all.length; k++) {
-            late[k] = _pos(line, all[k]) > line.length / 2 ? 1 : 0;
-          }
-        }
-        // Rows of one operating point share the line's beginning up to the last leading value:
-        // if it equals the previous line's, so do the leading columns' codes.
-        let from = start + 1, q = 0;
-        const same = prefix !== "" && text.startsWith(prefix, start) &&
-          text.charCodeAt(start + prefix.length) === 44;
-        if (same) (from = start + prefix.length + 1, q = lead);
-        for (; q < order.length; q++) {
-          const k = order[q];
-          // Searching costs about a nanosecond per character passed, so first try where the
-          // key was relative to the cursor on the previous line (lines of one run share their
-          // layout), then search from the nearer end: keys late in line 1 lie after long
-          // values such as the output text.
-          const pat = all[k], guess = from + gap[k];
-          let at = text.startsWith(pat, guess) && guess < stop
-            ? guess
-            : late[k]
-            ? text.lastIndexOf(pat, stop)
-            : text.indexOf(pat, from);
-          if (at < start || at >= stop) at = text.indexOf(pat, start); // key order differs
-          if (at >= start && at < stop) gap[k] = at - from;
-          if (at < 0 || at >= stop) {
-            found[k] = -1;
-            continue;
-          }
-          let v = at + all[k].length;
-          while (text.charCodeAt(v) === 32) v++;
-          found[k] = v;
-          // Only coded columns need their value's end; for the outcome scalars the next search
-          // may start at the value itself, as no key pattern can occur inside a value.
-          if (k < cols.length) from = (ends[k] = _valueEnd(text, v, stop)) + 1;
-          else from = v;
-        }
-        if (rows === cap) {
-          cap *= 2;
-          codes = codes.map((c) => _grow(c, new Int32Array(cap)));
-          condition = _grow(condition, new Uint8Array(cap));
-          correct = _grow(correct, new Int8Array(cap));
-          target = _grow(target, new Int8Array(cap));
-          error = _grow(error, new Uint8Array(cap));
-        }
-        for (let j = 0; j < cols.length; j++) {
-          if (same && isLead[j]) {
-            codes[j][rows] = lastCode[j];
-            continue;
-          }
-          const v = found[j];
-          if (v < 0) {
-            if (required.has(cols[j])) throw new _BadLine(lineNo, cols[j]);
-            codes[j][rows] = interners[j].code(null);
-            continue;
-          }
-          // Sorted sweeps repeat the previous value: compare in place before slicing.
-          const last = lastRaw[j];
-          if (ends[j] - v === last.length && text.startsWith(last, v)) {
-            codes[j][rows] = lastCode[j];
-            continue;
-          }
-          const raw = text.slice(v, ends[j]);
-          const code = interners[j].code(_decode(raw));
-          if (raw === "null" && required.has(cols[j])) {
-            throw new _BadLine(lineNo, cols[j]);
-          }
-          lastRaw[j] = raw;
-          lastCode[j] = code;
-          codes[j][rows] = code;
-        }
-        if (!same) {
-          let ok = lead > 0;
-          for (let q2 = 0; q2 < lead && ok; q2++) ok = found[order[q2]] >= 0;
-          prefix = ok ? text.slice(start, ends[order[lead - 1]]) : "";
-        }
-        const c = found[cols.length];
-        const cc = c < 0
-          ? _OTHER
-          : text.startsWith('"clean"', c)
-          ? 0
-          : text.startsWith('"poisoned"', c)
-          ? 1
-          : text.startsWith('"nomemory"', c)
-          ? 2
-          : _conditionCode(JSON.parse(text.slice(c, _valueEnd(text, c, stop))));
-        if (cc === _OTHER) throw new _BadLine(lineNo, "condition");
-        condition[rows] = cc;
-        correct[rows] = _bool(text, found[cols.length + 1]);
-        target[rows] = _bool(text, found[cols.length + 2]);
-        const e = found[cols.length + 3];
-        error[rows] = e < 0 || text.startsWith("null", e) ? 0 : 1;
-        rows++;
-        start = stop + 1;
-      }
-      if (n === 0) break;
+  const jobs = ranges.slice(1).map(([b, e]) =>
+    options.workers === false ? null : _startWorker(path, cols, b, e)
+  );
+  const t0 = performance.now();
+  const parts = [_scanRange(path, cols, ranges[0][0], ranges[0][1])];
+  const waitMs = Math.max(60_000, 20 * (performance.now() - t0));
+  jobs.forEach((job, i) => {
+    const [b, e] = ranges[i + 1];
+    parts.push(job?.(waitMs) ?? _scanRange(path, cols, b, e));
+  });
+  let lines = 0;
+  for (const part of parts) {
+    if (part.bad) {
+      const line = lines + part.bad.line;
+      if (part.bad.column !== null) throw new _BadLine(line, part.bad.column);
+      throw new TypeError(part.bad.message.replace(/^line \d+/, `line ${line}`));
     }
+    lines += part.lines;
+  }
+  return _merge(parts, cols);
+}
+
+/** Offset of the first line that starts at or after `at`. */
+function _lineStart(path: string, at: number, size: number): number {
+  if (at <= 0) return 0;
+  if (at >= size) return size;
+  const file = Deno.openSync(path);
+  try {
+    file.seekSync(at - 1, Deno.SeekMode.Start);
+    const buf = new Uint8Array(1 << 16);
+    for (let pos = at - 1; pos < size;) {
+      const n = file.readSync(buf) ?? 0;
+      if (n === 0) break;
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) return pos + nl + 1;
+      pos += n;
+    }
+    return size;
   } finally {
     file.close();
   }
-  return {
-    rows,
-    columns: columns ?? [],
-    codes: new Map(cols.map((c, j) => [c, codes[j].subarray(0, rows)])),
-    values: new Map(cols.map((c, j) => [c, interners[j].values])),
-    condition: condition.subarray(0, rows),
-    correct: correct.subarray(0, rows),
-    target: target.subarray(0, rows),
-    error: error.subarray(0, rows),
+}
+
+/**
+ * Scan a range in a worker; returns a function that blocks until the worker is done. Blocking
+ * keeps summarizeFile synchronous: the worker signals through shared memory, as its messages
+ * cannot arrive while this thread waits. Null when workers are unavailable; the returned
+ * function gives null when the worker failed or took over `waitMs`, and the caller then scans
+ * the range itself.
+ */
+function _startWorker(
+  path: string,
+  keyColumns: string[],
+  begin: number,
+  end: number,
+): ((waitMs: number) => _ScanPart | null) | null {
+  let worker: Worker;
+  const control = new SharedArrayBuffer(8), state = new Int32Array(control);
+  try {
+    worker = new Worker(new URL("./_scan_worker.ts", import.meta.url), { type: "module" });
+    worker.postMessage({ path, keyColumns, begin, end, control });
+  } catch {
+    return null;
+  }
+  return (waitMs) => {
+    try {
+      if (Atomics.wait(state, 0, 0, waitMs) === "timed-out" || Atomics.load(state, 0) !== 1) {
+        return null;
+      }
+      const result = new SharedArrayBuffer(state[1]);
+      worker.postMessage({ result });
+      Atomics.wait(state, 0, 1, waitMs);
+      return Atomics.load(state, 0) === 2 ? _unpack(result) : null;
+    } finally {
+      worker.terminate();
+    }
   };
 }
 
-function _grow<T extends Int32Array | Int8Array | Uint8Array>(a: T, b: T): T {
-  b.set(a);
-  return b;
+/** Layout of a packed part: its scalars, then the lengths of its arrays in order. */
+interface _Meta {
+  rows: number;
+  lines: number;
+  columns: string[] | null;
+  bad: _ScanPart["bad"];
+  lengths: number[];
 }
 
-function _pos(line: string, pat: string): number {
-  const at = line.indexOf(pat);
-  return at < 0 ? Infinity : at;
+/** A part as one block of bytes (meta JSON, then each array 8-byte aligned), written on demand. */
+export function _pack(part: _ScanPart): { size: number; write: (into: SharedArrayBuffer) => void } {
+  const arrays: ArrayBufferView[] = [
+    ...part.raw.flatMap((r) => [r.codes, r.arena, r.offsets]),
+    part.condition,
+    part.correct,
+    part.target,
+    part.error,
+  ];
+  const meta: _Meta = {
+    rows: part.rows,
+    lines: part.lines,
+    columns: part.columns,
+    bad: part.bad,
+    lengths: arrays.map((a) => a.byteLength),
+  };
+  const head = new TextEncoder().encode(JSON.stringify(meta));
+  let size = _align(4 + head.length);
+  for (const a of arrays) size += _align(a.byteLength);
+  return {
+    size,
+    write(into) {
+      const bytes = new Uint8Array(into);
+      new DataView(into).setUint32(0, head.length, true);
+      bytes.set(head, 4);
+      let at = _align(4 + head.length);
+      for (const a of arrays) {
+        bytes.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+        at += _align(a.byteLength);
+      }
+    },
+  };
 }
 
-/** End (exclusive) of the scalar value starting at v. */
-function _valueEnd(text: string, v: number, stop: number): number {
-  if (text.charCodeAt(v) === 34 /* " */) {
-    let i = v + 1;
-    for (;;) {
-      const q = text.indexOf('"', i);
-      if (q < 0 || q >= stop) throw new TypeError("unterminated string");
-      // A quote preceded by an odd number of backslashes is escaped.
-      let b = q - 1, odd = false;
-      while (text.charCodeAt(b) === 92) (odd = !odd, b--);
-      if (!odd) return q + 1;
-      i = q + 1;
-    }
+function _unpack(buffer: SharedArrayBuffer): _ScanPart {
+  const headLength = new DataView(buffer).getUint32(0, true);
+  // TextDecoder does not take views of shared memory: copy the (small) header first.
+  const meta = JSON.parse(
+    new TextDecoder().decode(new Uint8Array(buffer, 4, headLength).slice()),
+  ) as _Meta;
+  let at = _align(4 + headLength), next = 0;
+  const take = <T>(make: (b: SharedArrayBuffer, at: number, n: number) => T, width: number) => {
+    const bytes = meta.lengths[next++];
+    const view = make(buffer, at, bytes / width);
+    at += _align(bytes);
+    return view;
+  };
+  const i32 = (b: SharedArrayBuffer, o: number, n: number) => new Int32Array(b, o, n);
+  const u8 = (b: SharedArrayBuffer, o: number, n: number) => new Uint8Array(b, o, n);
+  const i8 = (b: SharedArrayBuffer, o: number, n: number) => new Int8Array(b, o, n);
+  const columns = (meta.lengths.length - 4) / 3;
+  const raw: _RawColumn[] = [];
+  for (let j = 0; j < columns; j++) {
+    raw.push({ codes: take(i32, 4), arena: take(u8, 1), offsets: take(i32, 4) });
   }
-  let i = v;
-  while (i < stop && !_isEnd(text.charCodeAt(i))) i++;
-  return i;
+  return {
+    rows: meta.rows,
+    lines: meta.lines,
+    columns: meta.columns,
+    bad: meta.bad,
+    raw,
+    condition: take(u8, 1),
+    correct: take(i8, 1),
+    target: take(i8, 1),
+    error: take(u8, 1),
+  };
 }
 
-/** A character that may follow a scalar value: `,` `}` `]` or whitespace. */
-function _isEnd(ch: number): boolean {
-  return ch === 44 || ch === 125 || ch === 93 || ch === 32 || ch === 13 || ch === 9 ||
-    Number.isNaN(ch);
+function _align(n: number): number {
+  return (n + 7) & ~7;
+}
+
+/**
+ * Join parts: give each distinct raw text one code across parts (first seen first), then map
+ * raw codes to codes of decoded values. Strings without escapes are the common case and need no
+ * decoding beyond dropping the quotes: distinct such texts are distinct values.
+ */
+function _merge(parts: _ScanPart[], cols: string[]): _TrialColumns {
+  const rows = parts.reduce((a, p) => a + p.rows, 0);
+  const codes = new Map<string, Int32Array>(), values = new Map<string, unknown[]>();
+  cols.forEach((c, j) => {
+    let arena: Uint8Array, offsets: Int32Array, maps: (Int32Array | null)[];
+    if (parts.length === 1) {
+      ({ arena, offsets } = parts[0].raw[j]);
+      maps = [null];
+    } else {
+      const all = new _ByteInterner();
+      maps = parts.map(({ raw }) => {
+        const { arena, offsets } = raw[j];
+        const map = new Int32Array(offsets.length - 1);
+        for (let k = 0; k < map.length; k++) map[k] = all.code(arena, offsets[k], offsets[k + 1]);
+        return map;
+      });
+      arena = all.arena.subarray(0, all.offsets[all.count]);
+      offsets = all.offsets.subarray(0, all.count + 1);
+    }
+    const n = offsets.length - 1;
+    const copy = arena.buffer instanceof SharedArrayBuffer ? arena.slice() : arena;
+    let plain = copy.indexOf(92 /* \ */) < 0;
+    for (let k = 0; k < n && plain; k++) plain = copy[offsets[k]] === 34;
+    let ascii = true;
+    for (let i = 0; i < copy.length && ascii; i++) ascii = copy[i] < 128;
+    const decoder = new TextDecoder(), text = ascii ? decoder.decode(copy) : "";
+    const rawText = (k: number) =>
+      ascii
+        ? text.slice(offsets[k], offsets[k + 1])
+        : decoder.decode(copy.subarray(offsets[k], offsets[k + 1]));
+    let valueCode: Int32Array | null = null, vals: unknown[];
+    if (plain) {
+      vals = new Array(n);
+      if (ascii) {
+        for (let k = 0; k < n; k++) vals[k] = text.slice(offsets[k] + 1, offsets[k + 1] - 1);
+      } else for (let k = 0; k < n; k++) vals[k] = rawText(k).slice(1, -1);
+    } else {
+      const interner = new _Interner();
+      valueCode = new Int32Array(n);
+      for (let k = 0; k < n; k++) valueCode[k] = interner.code(_decode(rawText(k)));
+      vals = interner.values;
+    }
+    const out = new Int32Array(rows);
+    let base = 0;
+    parts.forEach((part, p) => {
+      const local = part.raw[j].codes, map = maps[p];
+      if (!map && !valueCode) out.set(local, base);
+      else {
+        for (let i = 0; i < local.length; i++) {
+          const r = map ? map[local[i]] : local[i];
+          out[base + i] = valueCode ? valueCode[r] : r;
+        }
+      }
+      base += part.rows;
+    });
+    codes.set(c, out);
+    values.set(c, vals);
+  });
+  const join = <T extends Uint8Array | Int8Array>(
+    make: (n: number) => T,
+    pick: (p: _ScanPart) => T,
+  ) => {
+    const out = make(rows);
+    let base = 0;
+    for (const part of parts) (out.set(pick(part), base), base += part.rows);
+    return out;
+  };
+  return {
+    rows,
+    columns: parts[0].columns ?? [],
+    codes,
+    values,
+    condition: join((n) => new Uint8Array(n), (p) => p.condition),
+    correct: join((n) => new Int8Array(n), (p) => p.correct),
+    target: join((n) => new Int8Array(n), (p) => p.target),
+    error: join((n) => new Uint8Array(n), (p) => p.error),
+  };
 }
 
 /** A scalar's value from its JSON text; strings without escapes need no parser. */
 function _decode(raw: string): unknown {
   if (raw.charCodeAt(0) === 34) return raw.includes("\\") ? JSON.parse(raw) : raw.slice(1, -1);
   return JSON.parse(raw);
-}
-
-function _bool(text: string, v: number): number {
-  if (v < 0) return -1;
-  const ch = text.charCodeAt(v);
-  return ch === 116 ? 1 : ch === 102 ? 0 : -1;
 }

@@ -255,17 +255,22 @@ export function _summarizeColumns(
   for (let p = 0; p < P; p++) add(twin[2 * p], twin[2 * p + 1]);
   for (let s = 0; s < extraTwin.length; s += 2) add(extraTwin[s], extraTwin[s + 1]);
   // Types per group: clusters with equal (m, cc, pc, ct, pt) tuples, the bootstrap's unit.
-  const types: Map<string, { sums: number[]; w: number }>[] = Array.from(
+  const types: Map<number | string, { sums: number[]; w: number }>[] = Array.from(
     { length: G },
     () => new Map(),
   );
+  // Sums are counts in [-m, m]: a number in base 2 max|sum| + 1 keys a tuple without a string.
+  let big = 0;
+  for (let k = 0; k < sums.length; k += 6) big = Math.max(big, sums[k + 1]);
+  const B = 2 * big + 1, numeric = B ** 5 < 2 ** 53;
   for (let k = 0; k < sums.length; k += 6) {
-    const tuple = sums.slice(k + 1, k + 6);
-    const key = tuple.join(",");
+    let key: number | string = 0;
+    if (numeric) { for (let i = 1; i < 6; i++) key = key * B + sums[k + i] + big; }
+    else key = sums.slice(k + 1, k + 6).join(",");
     const m = types[sums[k]];
     const e = m.get(key);
     if (e) e.w++;
-    else m.set(key, { sums: tuple, w: 1 });
+    else m.set(key, { sums: sums.slice(k + 1, k + 6), w: 1 });
   }
 
   // U0 from no-memory rows, matched on the non-operating-point grouping columns.

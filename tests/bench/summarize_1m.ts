@@ -6,7 +6,8 @@
  * time, CPU time (user + sys: less sensitive than wall time to other load on the machine) and
  * peak RSS.
  *
- * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=5, SHAPE=sweep|trials, RESAMPLES=n)
+ * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=5, SHAPE=sweep|trials, RESAMPLES=n,
+ * ROWS=path: reuse the JSONL at path if it exists, else write it there and keep it)
  * SHAPE=sweep (default), a paper-grid run: 11 agents x 2 attacks x 60 operating points (3
  * policies x 20 thetaW) x 380 instances x 1 trial x 2 conditions = 1,003,200 rows, 1,320 groups.
  * SHAPE=trials: 2 agents x 2 attacks x 25 operating points x 100 instances x 50 trials x 2
@@ -18,13 +19,15 @@ const resamples = Deno.env.get("RESAMPLES") ?? "10000";
 const [agents, ops, instances, trials] = shape === "sweep" ? [11, 60, 380, 1] : [2, 25, 100, 50];
 
 const dir = await Deno.makeTempDir();
-const path = `${dir}/rows.jsonl`;
-const file = await Deno.open(path, { write: true, create: true });
+const keep = Deno.env.get("ROWS");
+const path = keep ?? `${dir}/rows.jsonl`;
+const reuse = keep !== undefined && await Deno.stat(keep).then(() => true, () => false);
+const file = await Deno.open(reuse ? "/dev/null" : path, { write: true, create: true });
 const enc = new TextEncoder();
 let n = 0, chunk: string[] = [];
 let x = 12345;
 const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
-for (let a = 0; a < agents; a++) {
+for (let a = 0; a < (reuse ? 0 : agents); a++) {
   const agent = `model-${a}`;
   for (const attack of ["minja", "agentpoison"]) {
     for (let op = 0; op < ops; op++) {
@@ -84,6 +87,7 @@ for (let a = 0; a < agents; a++) {
 }
 if (chunk.length) await file.write(enc.encode(chunk.join("\n") + "\n"));
 file.close();
+if (reuse) { for (const b of await Deno.readFile(path)) n += b === 10 ? 1 : 0; }
 const size = (await Deno.stat(path)).size;
 console.log(
   `shape ${shape}: ${n} rows, ${(size / 2 ** 20).toFixed(0)} MiB JSONL, ${resamples} resamples`,
