@@ -82,15 +82,52 @@ export function readRows(path: string): pl.DataFrame {
 
 /** Why line `line` of `path` is invalid, from the TrialRow zod schema (field path named). */
 export function _explainLine(path: string, line: number): string {
-  const text = Deno.readTextFileSync(path).split("\n")[line - 1];
-  const parsed = _Required.safeParse(JSON.parse(text));
+  const text = _readLine(path, line);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `line ${line} is not valid JSON`;
+  }
+  const parsed = _Required.safeParse(value);
   if (parsed.success) return `line ${line} is invalid`;
   const issue = parsed.error.issues[0];
   const field = issue.path.join(".");
-  const missing = issue.code === "invalid_type" && !(field in JSON.parse(text));
+  const missing = issue.code === "invalid_type" && typeof value === "object" && value !== null &&
+    !(field in value);
   return missing
     ? `line ${line} lacks required column "${field}"`
     : `line ${line}, column "${field}": ${issue.message}`;
+}
+
+/** Line `line` (1-based) of a file, read in chunks: files larger than a JS string still work. */
+function _readLine(path: string, line: number): string {
+  const file = Deno.openSync(path);
+  try {
+    const buf = new Uint8Array(1 << 20);
+    const parts: Uint8Array[] = [];
+    let current = 1;
+    for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
+      let start = 0;
+      for (let i = 0; i < n; i++) {
+        if (buf[i] !== 10) continue;
+        if (current === line) parts.push(buf.slice(start, i));
+        if (current++ === line) return new TextDecoder().decode(_concat(parts));
+        start = i + 1;
+      }
+      if (current === line) parts.push(buf.slice(start, n));
+    }
+    return new TextDecoder().decode(_concat(parts));
+  } finally {
+    file.close();
+  }
+}
+
+function _concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) out.set(p, offset), offset += p.length;
+  return out;
 }
 
 /** Keys of the first line of a JSONL file; TypeError if it is not a JSON object. */
