@@ -144,6 +144,10 @@ async function main(): Promise<void> {
       fy: "fill",
       title: "Figure 6. Retrieval exposure by budget K and fill order (MINJA)",
       agentLabel: budget.agentLabel,
+      note: budget.rows.every((r) => r.simulated)
+        ? "The offline reference agent reads only records that assert an answer, so K and fill " +
+          "change nothing for it; a real model can be distracted by what fills the context."
+        : undefined,
       width: 900,
     }),
     budget,

@@ -17,7 +17,7 @@ import pl from "nodejs-polars";
 export function table1Frame(options: {
   /** The paper's Table 1 (from `loadPaperValues`). */
   paper: pl.DataFrame;
-  /** The kit's rows in the same columns; default none ("not yet measured by the kit"). */
+  /** The kit's rows in the same columns; default none ("kit: not measured offline"). */
   measured?: pl.DataFrame;
   /** Source label of the measured rows; default "kit" (pipeline checks say so). */
   label?: string;
@@ -30,7 +30,7 @@ export function table1Frame(options: {
       ...["wr", "wrSd", "u0", "cleanUtility", "poisonedUtility", "asr"].map((c) =>
         pl.lit(null).cast(pl.Float64).alias(c)
       ),
-      pl.lit("kit: not yet measured").alias("source"),
+      pl.lit("kit: not measured offline").alias("source"),
     );
   const cols = [
     "system",

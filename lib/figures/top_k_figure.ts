@@ -9,7 +9,7 @@ import { _records } from "./_metric_panels.ts";
 export interface TopKFigureOptions {
   /** Long frame: system, metric (rsr, cleanUtility, poisonedUtility, asr), k, value. */
   paper: FrameLike;
-  /** The kit's own measurements in the same form; default none (not yet measured). */
+  /** The kit's own measurements in the same form; default none (not measured offline). */
   measured?: FrameLike;
   /** Document to draw into; default a fresh linkedom document. */
   document?: Document;
@@ -34,7 +34,7 @@ const _COLORS = ["#4269d0", "#ff8ab7", "#3ca951", "#a463f2"];
  * import assert from "node:assert/strict";
  * import { topKFigure } from "./top_k_figure.ts";
  * const figure = topKFigure({ paper: [{ system: "Mem0", metric: "rsr", k: 1, value: 0.51 }] });
- * assert.match(figure.querySelector("figcaption")?.textContent ?? "", /not yet measured/i);
+ * assert.match(figure.querySelector("figcaption")?.textContent ?? "", /not measured offline/i);
  * ```
  */
 export function topKFigure(options: TopKFigureOptions): Element {
@@ -87,6 +87,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     legend: domain.map((s, i) => ({ label: s, color: _COLORS[i % _COLORS.length] })),
     caption: options.measured
       ? "Solid: the paper's published values (M0, |B| = 100); dashed: measured by the kit."
-      : "The paper's published values (M0, |B| = 100). Not yet measured by the kit: the existing-systems adapters are a separate issue.",
+      : "The paper's published values (M0, |B| = 100). Not measured offline: the kit measures real systems " +
+        "with `deno task systems` against a model endpoint (notebook 05); offline pipeline checks are not measurements.",
   });
 }
