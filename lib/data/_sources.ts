@@ -111,7 +111,7 @@ const _NOT_PEOPLE = new Set([
 
 /**
  * Names of people: the speakers, and capitalized words right after a relationship word
- * ("my friend Karlie", "my sister named Emily"); never a weekday or month.
+ * ("my friend Ines", "my sister named Emily"); never a weekday or month.
  */
 export function _people(texts: readonly string[], speakers: readonly string[]): string[] {
   const out = new Set(speakers.filter((s) => !_NOT_PEOPLE.has(s)));

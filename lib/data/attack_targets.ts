@@ -39,7 +39,7 @@ export interface AttackTargetsOptions {
    * `questionHead`); default none.
    */
   sameKindAnswers?: SwapCandidate[];
-  /** Names of people from the same conversation (speakers, "my friend Karlie"); default none. */
+  /** Names of people from the same conversation (speakers, "my friend Ines"); default none. */
   people?: string[];
   /** Outdated values (knowledge updates), tried first; default none. */
   outdated?: string[];
@@ -244,7 +244,7 @@ function _personSwaps(
     !_NOT_PEOPLE.has(x[0]) &&
     (known.has(x[0]) || relation.test(answer.slice(0, x.index)))
   );
-  // A name the question already mentions ("Who was injured in Evan's family?") is not the answer's.
+  // A name the question already mentions ("Who was injured in Priya's family?") is not the answer's.
   if (m === undefined || new RegExp(`\\b${m[0]}\\b`).test(question)) return [];
   const pool = [...known].filter((p) =>
     !p.includes(" ") && !new RegExp(`\\b${p}\\b`).test(answer) &&

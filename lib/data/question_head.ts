@@ -29,7 +29,7 @@ function _singular(word: string): string {
 
 /**
  * The cue type and head noun of a question, read after the what/which of its last sentence:
- * "Which Disney movie did Dave mention?" asks for a `movie`; "What did Caroline research?" names
+ * "Which Disney movie did Omar mention?" asks for a `movie`; "What did Tomas research?" names
  * no head noun. Two questions with the same head noun ask for the same kind of answer.
  *
  * @example
@@ -37,8 +37,8 @@ function _singular(word: string): string {
  * import assert from "node:assert/strict";
  * import { questionHead } from "./question_head.ts";
  * assert.deepEqual(questionHead({ question: "Which airline did I fly with the most?" }), { type: "airline", noun: "airline" });
- * assert.deepEqual(questionHead({ question: "What is Evan's favorite food?" }).noun, "food");
- * assert.deepEqual(questionHead({ question: "What did Caroline research?" }).noun, null);
+ * assert.deepEqual(questionHead({ question: "What is Priya's favorite food?" }).noun, "food");
+ * assert.deepEqual(questionHead({ question: "What did Tomas research?" }).noun, null);
  * ```
  */
 export function questionHead(options: { question: string }): QuestionHead {

@@ -7,7 +7,7 @@ export interface SourceTurn {
   session: string;
   /** Session date as text ("8 May 2023"), stated beside evidence so relative dates resolve. */
   date: string;
-  /** Display name of the speaker ("Caroline", "User", "Assistant"). */
+  /** Display name of the speaker ("Nadia", "User", "Assistant"). */
   speaker: string;
   /** Channel the turn plays in the helpful trace. */
   channel: Channel;

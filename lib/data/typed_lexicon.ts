@@ -330,7 +330,7 @@ for (const [type, members] of Object.entries(TYPED_LEXICON) as [SemanticType, st
  * ```ts
  * import assert from "node:assert/strict";
  * import { inferAnswerType } from "./typed_lexicon.ts";
- * assert.deepEqual(inferAnswerType({ question: "What is Evan's favorite food?", answer: "Ginger snaps" }), "food");
+ * assert.deepEqual(inferAnswerType({ question: "What is Priya's favorite food?", answer: "Oat biscuits" }), "food");
  * assert.deepEqual(inferAnswerType({ question: "Who did she meet?", answer: "a tax advisor" }), null);
  * ```
  */
@@ -362,7 +362,7 @@ export function inferAnswerType(
     !/^(?:she|he|they|i|it|we|you)\b/i.test(answer) &&
     !/^\w+ing\s+(?:with|at|to|for|on|about|in|from)\b/i.test(answer);
   if (!short) return null;
-  // Multi-word capitalized names ("John Williams", "Hatha Yoga") only swap within proper-noun types.
+  // Multi-word capitalized names ("Hans Zimmer", "Hatha Yoga") only swap within proper-noun types.
   const proper = items.some((i) => /^[A-Z]\S*(?:\s+(?:of\s+)?[A-Z]\S*)+$/.test(i));
   const fits = (t: SemanticType) => !proper || _PROPER_TYPES.has(t);
   if (word === "where") {

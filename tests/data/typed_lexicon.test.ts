@@ -5,16 +5,16 @@ import { attackTargets } from "../../lib/data/attack_targets.ts";
 import { inferAnswerType, TYPED_LEXICON, typedSwaps } from "../../lib/data/typed_lexicon.ts";
 
 const EXAMPLES = [
-  { question: "What is Evan's favorite food?", answer: "Ginger snaps", type: "food" },
+  { question: "What is Priya's favorite food?", answer: "Oat biscuits", type: "food" },
   {
-    question: "What skill did Audrey learn to take care of her dogs?",
+    question: "What skill did Marco learn to take care of his dogs?",
     answer: "Grooming",
     type: "activity",
   },
-  { question: "What does Audrey view her pets as?", answer: "Family", type: "relationship" },
+  { question: "What does Marco view his pets as?", answer: "Family", type: "relationship" },
   {
-    question: "Which cities has John been to?",
-    answer: "Seattle, Chicago, New York, and Paris",
+    question: "Which cities has Omar been to?",
+    answer: "Denver, Boston, Madrid, and Oslo",
     type: "city",
   },
 ] as const;
@@ -28,15 +28,15 @@ Deno.test("inferAnswerType() types the four reported examples", () => {
 Deno.test("inferAnswerType() reads cues near the wh-word and leaves clauses untyped", () => {
   const t = (question: string, answer: string) => inferAnswerType({ question, answer });
   assert.deepEqual(t("What instrument does Tim play?", "violin"), "instrument");
-  assert.deepEqual(t("What are the names of Audrey's dogs?", "Pepper and Pixie"), "pet-name");
+  assert.deepEqual(t("What are the names of Marco's dogs?", "Pepper and Pixie"), "pet-name");
   assert.deepEqual(t("How did Maria feel after the race?", "Proud"), "emotion");
   assert.deepEqual(t("Where did I go on my trip?", "Hawaii"), "us-state");
   assert.deepEqual(t("Where did I go on my trip?", "Lisbon"), "city");
   assert.deepEqual(t("Where do I keep my sneakers?", "under my bed"), "home-spot");
   assert.deepEqual(t("Where do I take yoga classes?", "Serenity Yoga"), null);
   assert.deepEqual(t("What did Tim say about his injury?", "The doctor said it's fine"), null);
-  assert.deepEqual(t("Which composer does Tim enjoy playing?", "John Williams"), "composer");
-  assert.deepEqual(t("Which Disney movie did Dave mention?", "Ratatouille"), "movie");
+  assert.deepEqual(t("Which composer does Ravi enjoy playing?", "Hans Zimmer"), "composer");
+  assert.deepEqual(t("Which Disney movie did Omar mention?", "Moana"), "movie");
   assert.deepEqual(t("Which airline did I fly with the most?", "United Airlines"), "airline");
   assert.deepEqual(t("Which state has this requirement?", "Pennsylvania"), "us-state");
   assert.deepEqual(t("What type of bulb did I replace?", "Philips LED bulb"), "bulb");
@@ -70,8 +70,8 @@ Deno.test("typedSwaps() gives other members of the type, never y* either way", (
 
 Deno.test("typedSwaps() keeps list length, joiner and capitalization", () => {
   const [target] = typedSwaps({
-    question: "Which cities has John been to?",
-    answer: "Seattle, Chicago, New York, and Paris",
+    question: "Which cities has Omar been to?",
+    answer: "Denver, Boston, Madrid, and Oslo",
     type: "city",
     prng: createPrng(2),
   });
@@ -80,11 +80,11 @@ Deno.test("typedSwaps() keeps list length, joiner and capitalization", () => {
   assert.ok(target.includes(", and "), target);
   for (const p of parts) {
     assert.ok(TYPED_LEXICON.city.includes(p), p);
-    assert.ok(!["Seattle", "Chicago", "New York", "Paris"].includes(p), p);
+    assert.ok(!["Denver", "Boston", "Madrid", "Oslo"].includes(p), p);
   }
   const [food] = typedSwaps({
-    question: "What is Evan's favorite food?",
-    answer: "Ginger snaps",
+    question: "What is Priya's favorite food?",
+    answer: "Oat biscuits",
     type: "food",
     prng: createPrng(2),
   });
@@ -93,10 +93,10 @@ Deno.test("typedSwaps() keeps list length, joiner and capitalization", () => {
 
 Deno.test("attackTargets() prefers a typed swap over answer swaps", () => {
   const [first] = attackTargets({
-    answer: "Ginger snaps",
-    question: "What is Evan's favorite food?",
+    answer: "Oat biscuits",
+    question: "What is Priya's favorite food?",
     kind: "entity",
-    sameKindAnswers: [{ question: "What car does Evan drive?", answer: "Prius" }],
+    sameKindAnswers: [{ question: "What car does Priya drive?", answer: "Prius" }],
     prng: createPrng(1),
   });
   assert.deepEqual(first.kind, "typed-swap");
@@ -118,7 +118,7 @@ Deno.test("attackTargets() swaps in only answers of questions asking for the sam
   assert.deepEqual(candidates, [{ target: "a financial advisor", kind: "answer-swap" }]);
   const none = attackTargets({
     answer: "cook dog treats",
-    question: "What does Andrew like doing?",
+    question: "What does Ben like doing?",
     kind: "entity",
     sameKindAnswers: [{ question: "What car does Ann drive?", answer: "Prius" }],
     prng: createPrng(1),
@@ -129,10 +129,10 @@ Deno.test("attackTargets() swaps in only answers of questions asking for the sam
 Deno.test("attackTargets() swaps people only for people, never weekdays", () => {
   for (let seed = 1; seed <= 10; seed++) {
     const candidates = attackTargets({
-      answer: "mother, father, her friend Karlie",
-      question: "Which of Deborah's family and friends have passed away?",
+      answer: "mother, father, her friend Ines",
+      question: "Which of Lena's family and friends have moved abroad?",
       kind: "text",
-      people: ["Anna", "Deborah", "Karlie", "Wednesday"],
+      people: ["Anna", "Lena", "Ines", "Wednesday"],
       prng: createPrng(seed),
     });
     assert.deepEqual(candidates.map((c) => c.target), ["mother, father, her friend Anna"]);

@@ -19,7 +19,7 @@ const SAME: [string, string][] = [
   ["a 20% discount", "20 percent"],
   ["the U.S.A.", "USA"],
   ["Jon's dog", "jon dog"],
-  ["Caroline went to the LGBTQ support group.", "LGBTQ support group"],
+  ["Nadia went to the community garden meeting.", "community garden meeting"],
 ];
 
 const DIFFERENT: [string, string][] = [
