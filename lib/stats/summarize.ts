@@ -49,6 +49,23 @@ export interface SummarizeOptions {
   level?: number;
 }
 
+/** The bootstrap settings of a summary with their defaults, validated. */
+export function _settings(options: SummarizeOptions) {
+  const resamples = options.resamples ?? 10_000;
+  const ci = options.ci ?? "percentile";
+  const seed = options.seed ?? 0;
+  const level = options.level ?? 0.95;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(
+      `Cannot summarize: resamples must be a positive integer, got ${resamples}`,
+    );
+  }
+  if (!Number.isInteger(seed)) {
+    throw new TypeError(`Cannot summarize: seed must be an integer, got ${seed}`);
+  }
+  return { resamples, ci, seed, level };
+}
+
 /**
  * Summarise trial rows per group (operating point, agent, dataset, attack by default).
  *
@@ -89,18 +106,7 @@ export function summarize(
   rows: pl.DataFrame | readonly Record<string, unknown>[],
   options: SummarizeOptions = {},
 ): pl.DataFrame {
-  const resamples = options.resamples ?? 10_000;
-  const ci = options.ci ?? "percentile";
-  const seed = options.seed ?? 0;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(
-      `Cannot summarize: resamples must be a positive integer, got ${resamples}`,
-    );
-  }
-  if (!Number.isInteger(seed)) {
-    throw new TypeError(`Cannot summarize: seed must be an integer, got ${seed}`);
-  }
+  const { resamples, ci, seed, level } = _settings(options);
   const df = Array.isArray(rows)
     ? pl.readRecords(rows as Record<string, unknown>[])
     : rows as pl.DataFrame;

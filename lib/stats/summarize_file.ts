@@ -5,6 +5,7 @@ import { _explainLine, _firstLineKeys } from "./read_rows.ts";
 import {
   _checkBy,
   _keyColumns,
+  _settings,
   _summarizeColumns,
   DEFAULT_GROUP_COLUMNS,
   REQUIRED_COLUMNS,
@@ -38,18 +39,7 @@ const _FLOAT_COLUMNS = new Set(["thetaW", "thetaR", "thetaRRisk", "traceLoad"]);
  * ```
  */
 export function summarizeFile(path: string, options: SummarizeOptions = {}): pl.DataFrame {
-  const resamples = options.resamples ?? 10_000;
-  const ci = options.ci ?? "percentile";
-  const seed = options.seed ?? 0;
-  const level = options.level ?? 0.95;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(
-      `Cannot summarize: resamples must be a positive integer, got ${resamples}`,
-    );
-  }
-  if (!Number.isInteger(seed)) {
-    throw new TypeError(`Cannot summarize: seed must be an integer, got ${seed}`);
-  }
+  const { resamples, ci, seed, level } = _settings(options);
   const columns = [..._firstLineKeys(path)];
   for (const c of REQUIRED_COLUMNS) {
     if (!columns.includes(c)) {
