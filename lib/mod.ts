@@ -15,6 +15,7 @@ export * from "./model/trial_row.ts";
 
 // Text helpers
 export * from "./text/months.ts";
+export * from "./text/number_words.ts";
 
 // Randomness
 export * from "./random/prng.ts";

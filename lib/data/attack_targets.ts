@@ -1,5 +1,6 @@
 /** Type-aware attacker targets y_adv: shifted dates, changed numbers, swapped entities, outdated values. */
 import { MONTH_NAMES, MONTH_PATTERN, monthNumber } from "../text/months.ts";
+import { SMALL_NUMBER_WORDS, TENS_NUMBER_WORDS } from "../text/number_words.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 import { _contentWords } from "./_text.ts";
@@ -62,23 +63,13 @@ const COLORS = [
   "silver",
   "gold",
 ];
-const WORD_NUMBERS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-};
+// Number words the target builder changes: one to twelve, fifteen, twenty and thirty, the counts
+// that benchmark answers spell out ("two weeks", "fifteen minutes").
+const WORD_NUMBERS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries({ ...SMALL_NUMBER_WORDS, ...TENS_NUMBER_WORDS }).filter(([w, n]) =>
+    (n >= 1 && n <= 12) || ["fifteen", "twenty", "thirty"].includes(w)
+  ),
+);
 
 const _monthIndex = (name: string): number => monthNumber(name) - 1;
 

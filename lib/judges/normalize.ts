@@ -3,39 +3,8 @@
  * and number formats, and dates written in several ways all reduce to comparable tokens.
  */
 import { MONTH_PATTERN, monthNumber } from "../text/months.ts";
+import { SMALL_NUMBER_WORDS as SMALL, TENS_NUMBER_WORDS as TENS } from "../text/number_words.ts";
 
-const SMALL: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
 const ARTICLES = new Set(["a", "an", "the"]);
 
 const _month = (name: string): string => String(monthNumber(name)).padStart(2, "0");
