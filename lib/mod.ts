@@ -16,6 +16,7 @@ export * from "./model/trial_row.ts";
 // Text helpers
 export * from "./text/months.ts";
 export * from "./text/number_words.ts";
+export * from "./text/token_jaccard.ts";
 
 // Randomness
 export * from "./random/prng.ts";

@@ -30,11 +30,11 @@ export const PIPELINE_CHECK_BANNER =
  * ```
  */
 export async function startPipelineCheck(_options: Record<string, never>): Promise<PipelineCheck> {
-  // The scripted servers live with the tests; only pipeline checks load them.
+  // The scripted servers are only loaded when a pipeline check runs.
   const { startFakeOpenAIServer, majorityReply } = await import(
-    "../../tests/support/fake_openai_server.ts"
+    "../testing/fake_openai_server.ts"
   );
-  const { startFakeHindsight } = await import("../../tests/support/fake_hindsight_server.ts");
+  const { startFakeHindsight } = await import("../testing/fake_hindsight_server.ts");
   const server = startFakeOpenAIServer({
     reply: (body) => pipelineCheckReply(body) ?? majorityReply(body),
   });

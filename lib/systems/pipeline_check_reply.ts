@@ -3,28 +3,16 @@
  * server: deterministic, no model. Results produced this way are pipeline checks, never system
  * measurements.
  */
+import { tokenJaccard, tokenWords } from "../text/token_jaccard.ts";
 
 /** The parts of a chat request body the script reads. */
 export interface ScriptedChatBody {
   messages: { role: string; content: string }[];
 }
 
-function _words(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-}
-
-/** Token Jaccard similarity of two texts. */
-function _jaccard(a: string, b: string): number {
-  const x = new Set(_words(a)), y = new Set(_words(b));
-  let both = 0;
-  for (const w of x) if (y.has(w)) both++;
-  const union = x.size + y.size - both;
-  return union === 0 ? 0 : both / union;
-}
-
 // A "fact" worth keeping: at least six words (greetings and thanks are dropped).
 function _isFact(line: string): boolean {
-  return _words(line).length >= 6;
+  return tokenWords(line).length >= 6;
 }
 
 function _clean(line: string): string {
@@ -85,7 +73,9 @@ export function pipelineCheckReply(body: ScriptedChatBody): string | null {
     const facts =
       (_json(all, /should be added, updated, or deleted in the memory\./) ?? []) as string[];
     const memory = facts.map((fact, i) => {
-      const best = old.map((o) => ({ o, s: _jaccard(o.text, fact) })).sort((a, b) => b.s - a.s)[0];
+      const best = old.map((o) => ({ o, s: tokenJaccard(o.text, fact) })).sort((a, b) =>
+        b.s - a.s
+      )[0];
       if (best && best.o.text === fact) return { id: best.o.id, text: fact, event: "NONE" };
       if (best && best.s >= 0.5) {
         return { id: best.o.id, text: fact, event: "UPDATE", old_memory: best.o.text };
@@ -99,7 +89,7 @@ export function pipelineCheckReply(body: ScriptedChatBody): string | null {
     const tools = /<langmem-tools>([^<]*)</.exec(all)?.[1].split(",") ?? ["insert"];
     const input = /<langmem-input>([\s\S]*?)<\/langmem-input>/.exec(all)?.[1] ?? "";
     const actions = input.split("\n").map(_clean).filter(_isFact).map((content) => {
-      const best = existing.map((e) => ({ e, s: _jaccard(e.content, content) }))
+      const best = existing.map((e) => ({ e, s: tokenJaccard(e.content, content) }))
         .sort((a, b) => b.s - a.s)[0];
       if (best && best.e.content === content) return null;
       if (tools.includes("patch") && best && best.s >= 0.5) {
@@ -111,7 +101,7 @@ export function pipelineCheckReply(body: ScriptedChatBody): string | null {
   }
   if (all.includes("Generate a structured analysis")) {
     const content = all.slice(all.lastIndexOf("Content for analysis:") + 21);
-    const keywords = [...new Set(_words(content).filter((w) => w.length >= 5))].slice(0, 5);
+    const keywords = [...new Set(tokenWords(content).filter((w) => w.length >= 5))].slice(0, 5);
     return JSON.stringify({
       keywords,
       context: `A note about ${keywords[0] ?? "nothing"}.`,

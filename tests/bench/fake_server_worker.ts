@@ -1,5 +1,5 @@
 /** The fake server in a worker thread, so the bench measures the client, not a shared event loop. */
-import { startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 
 const self = globalThis as unknown as {
   onmessage: (e: MessageEvent) => void;

@@ -5,7 +5,7 @@ import {
   type ChatBody,
   majorityReply,
   startFakeOpenAIServer,
-} from "../support/fake_openai_server.ts";
+} from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 
 const BATCH = new URL("../../lib/cli/batch.ts", import.meta.url).pathname;

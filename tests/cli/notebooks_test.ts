@@ -1,7 +1,7 @@
 /** Executes every notebook through Jupyter when it is installed; says so visibly when not. */
 import assert from "node:assert/strict";
 import { jupyterAvailable } from "../../lib/cli/notebooks.ts";
-import { startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 
 const NOTEBOOKS = new URL("../../lib/cli/notebooks.ts", import.meta.url).pathname;
 

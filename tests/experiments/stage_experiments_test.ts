@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { stageExperiment } from "../../lib/experiments/stage_experiments.ts";
 import { stageFigure } from "../../lib/figures/stage_figure.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
-import { startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 
 Deno.test("stageExperiment() runs an llm: agent and judge built like the notebooks build them, and the caption names the model", async () => {
   const server = startFakeOpenAIServer({});

@@ -4,7 +4,7 @@ import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import { judgeRows } from "../../lib/judges/judge_rows.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { judgeAgreement } from "../../lib/stats/judge_agreement.ts";
-import { startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 
 Deno.test("judgeRows() judges the same outputs with the matcher and the agentevals judge (fake server)", async () => {
   const server = startFakeOpenAIServer({});

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ModelClient } from "../../lib/models/model_client.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { RequestLimiter } from "../../lib/models/request_limiter.ts";
-import { type Fault, startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { type Fault, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 
 const SENTINEL = "sk-SENTINEL-must-never-appear-4242";
 

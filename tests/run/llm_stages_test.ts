@@ -4,7 +4,7 @@ import { WRITER_PROMPT } from "../../lib/stages/writing/writers/llm.ts";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { sweep } from "../../lib/run/sweep.ts";
-import { startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 
 Deno.test("sweep() with llm:self ranker and llm writer ranks each trace and writes each unit once across 11 levels", async () => {

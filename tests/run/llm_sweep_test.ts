@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { matchesAnswer } from "../../lib/judges/matches.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
-import { type FakeServer, startFakeOpenAIServer } from "../support/fake_openai_server.ts";
+import { type FakeServer, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;

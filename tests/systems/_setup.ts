@@ -4,7 +4,7 @@ import {
   majorityReply,
   type Reply,
   startFakeOpenAIServer,
-} from "../support/fake_openai_server.ts";
+} from "../../lib/testing/fake_openai_server.ts";
 import { pipelineCheckReply } from "../../lib/systems/pipeline_check_reply.ts";
 import type { SystemEndpoint } from "../../lib/systems/memory_system.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { majorityReply } from "../support/fake_openai_server.ts";
+import { majorityReply } from "../../lib/testing/fake_openai_server.ts";
 import { mem0System } from "../../lib/systems/mem0.ts";
 import { ProvenanceLedger } from "../../lib/systems/provenance.ts";
 import type { MemorySystem } from "../../lib/systems/memory_system.ts";

@@ -4,7 +4,7 @@ import { referenceAgent } from "../../lib/agents/reference_agent.ts";
 import { measureSystem, type SystemRow } from "../../lib/systems/measure.ts";
 import { resolveSystem } from "../../lib/systems/resolve_system.ts";
 import { writingRetention } from "../../lib/stats/writing_retention.ts";
-import { startFakeHindsight } from "../support/fake_hindsight_server.ts";
+import { startFakeHindsight } from "../../lib/testing/fake_hindsight_server.ts";
 import { demoInstances, endpointOf, startSystemsServer } from "./_setup.ts";
 
 const KS = [1, 2, 3, 4, 5, 6, 7];

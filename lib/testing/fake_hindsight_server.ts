@@ -4,6 +4,7 @@
  * Extraction keeps sentences of six or more words as facts; with observations on, each fact is
  * consolidated into the observation it overlaps most (token Jaccard >= 0.3), or a new one.
  */
+import { tokenJaccard, tokenWords } from "../text/token_jaccard.ts";
 
 /** A running fake Hindsight server. */
 export interface FakeHindsight {
@@ -18,18 +19,6 @@ interface _Memory {
   id: string;
   text: string;
   type: "world" | "observation";
-}
-
-function _words(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-}
-
-function _jaccard(a: string, b: string): number {
-  const x = new Set(_words(a)), y = new Set(_words(b));
-  let both = 0;
-  for (const w of x) if (y.has(w)) both++;
-  const union = x.size + y.size - both;
-  return union === 0 ? 0 : both / union;
 }
 
 /**
@@ -73,11 +62,11 @@ export function startFakeHindsight(): FakeHindsight {
     if (route === "POST /memories") {
       for (const item of body.items ?? []) {
         for (const sentence of String(item.content).split(/(?<=[.!?])\s+/)) {
-          if (_words(sentence).length < 6) continue;
+          if (tokenWords(sentence).length < 6) continue;
           bank.memories.push({ id: `f${next++}`, text: sentence, type: "world" });
           if (!bank.observations) continue;
           const best = bank.memories.filter((x) => x.type === "observation")
-            .map((o) => ({ o, s: _jaccard(o.text, sentence) })).sort((a, b) => b.s - a.s)[0];
+            .map((o) => ({ o, s: tokenJaccard(o.text, sentence) })).sort((a, b) => b.s - a.s)[0];
           if (best && best.s >= 0.3) best.o.text = sentence;
           else bank.memories.push({ id: `o${next++}`, text: sentence, type: "observation" });
         }
@@ -97,7 +86,7 @@ export function startFakeHindsight(): FakeHindsight {
       return json({ items, total: bank.memories.length, limit, offset });
     }
     if (route === "POST /memories/recall") {
-      const results = bank.memories.map((x) => ({ x, s: _jaccard(x.text, String(body.query)) }))
+      const results = bank.memories.map((x) => ({ x, s: tokenJaccard(x.text, String(body.query)) }))
         .sort((a, b) => b.s - a.s).slice(0, 20)
         .map(({ x }) => ({ id: x.id, text: x.text, type: x.type }));
       return json({ results });
