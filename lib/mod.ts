@@ -12,11 +12,16 @@ export * from "./model/memory_record.ts";
 export * from "./model/instance.ts";
 export * from "./model/operating_point.ts";
 export * from "./model/trial_row.ts";
+export * from "./model/model_usage.ts";
+export * from "./model/stable_id.ts";
+export * from "./model/trajectory_id.ts";
 
 // Text helpers
 export * from "./text/months.ts";
 export * from "./text/number_words.ts";
 export * from "./text/token_jaccard.ts";
+export * from "./text/normalize.ts";
+export * from "./text/matches.ts";
 
 // Randomness
 export * from "./random/prng.ts";
@@ -61,8 +66,6 @@ export * from "./agents/personas.ts";
 export * from "./agents/reference_agent.ts";
 export * from "./agents/resolve_agents.ts";
 export * from "./judges/judge.ts";
-export * from "./judges/normalize.ts";
-export * from "./judges/matches.ts";
 export * from "./judges/deterministic_judge.ts";
 export * from "./judges/judge_rows.ts";
 
@@ -105,7 +108,6 @@ export * from "./run/batch/request_phase.ts";
 export * from "./run/batch/write_batch_requests.ts";
 export * from "./run/batch/batch_output_line.ts";
 export * from "./run/batch/import_batch_results.ts";
-export * from "./run/trajectory_id.ts";
 
 // Statistics
 export * from "./stats/summarize.ts";

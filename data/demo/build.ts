@@ -8,7 +8,7 @@
 import { MONTH_NAMES } from "../../lib/text/months.ts";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import { matchesAnswer } from "../../lib/judges/matches.ts";
+import { matchesAnswer } from "../../lib/text/matches.ts";
 import { InstanceFile } from "../../lib/model/instance.ts";
 import type { Instance } from "../../lib/model/instance.ts";
 import type { MemoryRecord } from "../../lib/model/memory_record.ts";

@@ -2,6 +2,7 @@
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { Instance } from "../model/instance.ts";
 import type { Condition } from "../model/trial_row.ts";
+import type { ModelUsage } from "../model/model_usage.ts";
 
 /** What an agent receives for one trial. */
 export interface AgentInput {
@@ -15,14 +16,6 @@ export interface AgentInput {
   seed: number;
   /** Independent repeat index (`--trials`); default 0. Real agents use it as a cache slot. */
   trial?: number;
-}
-
-/** Model usage of one call or one row; null when unknown or not a model. */
-export interface ModelUsage {
-  /** True when every model call was answered from the cache. */
-  cacheHit: boolean;
-  promptTokens: number | null;
-  completionTokens: number | null;
 }
 
 /** What an agent returns: the decision text and, when it has one, its trajectory. */

@@ -7,7 +7,8 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { ChatMessage, ModelClient } from "../models/model_client.ts";
 import { deriveSeed } from "../random/derive_seed.ts";
-import type { Agent, ModelUsage } from "./agent.ts";
+import type { ModelUsage } from "../model/model_usage.ts";
+import type { Agent } from "./agent.ts";
 
 /** The system prompt of the agent (part of every cache key, so changing it re-asks). */
 export const AGENT_SYSTEM_PROMPT =

@@ -1,6 +1,6 @@
 /** Private helpers the dataset adapters share: answer cleaning, entity lists, wh-words. */
 import { MONTH_NAMES } from "../text/months.ts";
-import { matchesAnswer } from "../judges/matches.ts";
+import { matchesAnswer } from "../text/matches.ts";
 import { _contentWords } from "./_text.ts";
 
 /** Other questions with answers, those sharing most content words with `question` first. */

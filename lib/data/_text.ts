@@ -1,6 +1,6 @@
 /** Private text helpers shared by the instance builders (topic phrases, slugs, sentence chunks). */
-import { matchesAnswer } from "../judges/matches.ts";
-import { normalizeTokens } from "../judges/normalize.ts";
+import { matchesAnswer } from "../text/matches.ts";
+import { normalizeTokens } from "../text/normalize.ts";
 import type { Channel, SourceUnit, StatedNumber } from "../model/source_unit.ts";
 
 const WH =

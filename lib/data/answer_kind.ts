@@ -1,5 +1,5 @@
 /** Classify a gold answer as a date, number, entity or free text, so targets can be type-aware. */
-import { normalizeTokens } from "../judges/normalize.ts";
+import { normalizeTokens } from "../text/normalize.ts";
 
 /** The answer kinds of `Instance.answerKind`. */
 export type AnswerKind = "number" | "date" | "entity" | "text";

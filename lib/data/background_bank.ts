@@ -1,5 +1,5 @@
 /** The background bank B: benign records from other sessions that state neither y* nor y_adv. */
-import { matchesAnswer } from "../judges/matches.ts";
+import { matchesAnswer } from "../text/matches.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { Prng } from "../random/prng.ts";
 import type { BankCandidate } from "./question_source.ts";

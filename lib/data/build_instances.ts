@@ -1,5 +1,5 @@
 /** Turn dataset questions into kit instances: seeded stratified sample, traces, target, bank. */
-import { matchesAnswer } from "../judges/matches.ts";
+import { matchesAnswer } from "../text/matches.ts";
 import type { Instance } from "../model/instance.ts";
 import { deriveSeed } from "../random/derive_seed.ts";
 import { createPrng } from "../random/prng.ts";

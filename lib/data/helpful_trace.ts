@@ -1,5 +1,5 @@
 /** The helpful trace tau+: a benign interaction built from evidence turns, ending in a confirmed fact. */
-import { matchesAnswer } from "../judges/matches.ts";
+import { matchesAnswer } from "../text/matches.ts";
 import type { Trace } from "../model/trace.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";

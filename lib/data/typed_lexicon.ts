@@ -1,6 +1,6 @@
 /** A small curated lexicon of semantic types, so attacker targets are the same kind of thing as y*. */
-import { matchesAnswer } from "../judges/matches.ts";
-import { normalizeTokens } from "../judges/normalize.ts";
+import { matchesAnswer } from "../text/matches.ts";
+import { normalizeTokens } from "../text/normalize.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 

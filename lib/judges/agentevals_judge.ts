@@ -5,9 +5,9 @@
  */
 import { createTrajectoryLLMAsJudge } from "agentevals";
 import { z } from "zod";
-import type { ModelUsage } from "../agents/agent.ts";
+import type { ModelUsage } from "../model/model_usage.ts";
 import type { ChatMessage, ModelClient } from "../models/model_client.ts";
-import { stableId } from "../run/plan_sweep.ts";
+import { stableId } from "../model/stable_id.ts";
 import type { Judge } from "./judge.ts";
 
 /** The two questions, in agentevals' reference-trajectory prompt structure. */

@@ -1,6 +1,6 @@
 /** The offline default judge: normalized matching against `y*` and `y_adv`, decided apart. */
 import type { Judge } from "./judge.ts";
-import { matchesAnswer } from "./matches.ts";
+import { matchesAnswer } from "../text/matches.ts";
 
 /**
  * Judge by normalized matching (see `normalizeTokens`). `correct` and `matchesTarget` are two

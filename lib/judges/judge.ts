@@ -1,5 +1,5 @@
 /** The judge interface: does a decision support the correct answer, does it match the target? */
-import type { ModelUsage } from "../agents/agent.ts";
+import type { ModelUsage } from "../model/model_usage.ts";
 import type { Instance } from "../model/instance.ts";
 
 /** A verdict; the two questions are decided independently (an output can match neither). */

@@ -1,15 +1,10 @@
 /** Plan a sweep: every (attack, agent, operating point, instance) pair task, in a fixed order. */
-import { createHash } from "node:crypto";
 import type { Agent } from "../agents/agent.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
+import { stableId } from "../model/stable_id.ts";
 import { exposureSchedule } from "../stages/retrieval/exposure_schedule.ts";
 import type { PairTask } from "./run_pair.ts";
-
-/** A short stable hash of JSON-serialisable content. */
-export function stableId(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
-}
 
 /**
  * Expand a sweep into pair tasks. Order: attack, agent, operating point, instance. Exposure

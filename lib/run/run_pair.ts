@@ -3,7 +3,8 @@
  * once without and once with the risk trace. Stage by stage: write, manage, retrieve, answer,
  * judge. Pairing is structural: both rows come out of one call.
  */
-import type { Agent, ModelUsage } from "../agents/agent.ts";
+import type { Agent } from "../agents/agent.ts";
+import type { ModelUsage } from "../model/model_usage.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { matchesAnswer } from "../../lib/judges/matches.ts";
+import { matchesAnswer } from "../../lib/text/matches.ts";
 import { Instance } from "../../lib/model/instance.ts";
 import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../../lib/data/longmemeval/build_longmemeval.ts";

@@ -3,7 +3,7 @@ import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:ass
 import { buildDemoFile } from "../../data/demo/build.ts";
 import { loadDemo } from "../../lib/data/demo.ts";
 import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
-import { matchesAnswer } from "../../lib/judges/matches.ts";
+import { matchesAnswer } from "../../lib/text/matches.ts";
 import type { Instance } from "../../lib/model/instance.ts";
 import type { Trace } from "../../lib/model/trace.ts";
 

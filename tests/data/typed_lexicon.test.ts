@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { matchesAnswer } from "../../lib/judges/matches.ts";
+import { matchesAnswer } from "../../lib/text/matches.ts";
 import { createPrng } from "../../lib/random/prng.ts";
 import { attackTargets } from "../../lib/data/attack_targets.ts";
 import { inferAnswerType, TYPED_LEXICON, typedSwaps } from "../../lib/data/typed_lexicon.ts";

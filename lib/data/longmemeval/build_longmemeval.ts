@@ -1,6 +1,6 @@
 /** LongMemEval adapter: non-abstention questions with short answers become kit instances. */
-import { matchesAnswer } from "../../judges/matches.ts";
-import { normalizeTokens } from "../../judges/normalize.ts";
+import { matchesAnswer } from "../../text/matches.ts";
+import { normalizeTokens } from "../../text/normalize.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";

@@ -4,7 +4,7 @@
  * query (MiniSearch) after excluding any record that supports `y*` or `y_adv`.
  */
 import MiniSearch from "minisearch";
-import { matchesAnswer } from "../../judges/matches.ts";
+import { matchesAnswer } from "../../text/matches.ts";
 import type { Instance } from "../../model/instance.ts";
 import type { MemoryRecord } from "../../model/memory_record.ts";
 import { deriveSeed } from "../../random/derive_seed.ts";

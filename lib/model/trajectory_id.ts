@@ -1,6 +1,6 @@
 /** A stable, readable id for one trajectory (one trial row), for labels files and joins. */
-import type { TrialRow } from "../model/trial_row.ts";
-import { stableId } from "./plan_sweep.ts";
+import type { TrialRow } from "./trial_row.ts";
+import { stableId } from "./stable_id.ts";
 
 /**
  * `agent/dataset/attack/instanceId/condition/tTRIAL/HASH`, HASH 8 hex digits of the operating

@@ -2,8 +2,8 @@
  * Answer normalization for the deterministic judge: case, punctuation, articles, number words
  * and number formats, and dates written in several ways all reduce to comparable tokens.
  */
-import { MONTH_PATTERN, monthNumber } from "../text/months.ts";
-import { SMALL_NUMBER_WORDS as SMALL, TENS_NUMBER_WORDS as TENS } from "../text/number_words.ts";
+import { MONTH_PATTERN, monthNumber } from "./months.ts";
+import { SMALL_NUMBER_WORDS as SMALL, TENS_NUMBER_WORDS as TENS } from "./number_words.ts";
 
 const ARTICLES = new Set(["a", "an", "the"]);
 

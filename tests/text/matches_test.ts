@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
-import { matchesAnswer } from "../../lib/judges/matches.ts";
-import { normalizeTokens } from "../../lib/judges/normalize.ts";
+import { matchesAnswer } from "../../lib/text/matches.ts";
+import { normalizeTokens } from "../../lib/text/normalize.ts";
 import type { Instance } from "../../lib/model/instance.ts";
 
 const SAME: [string, string][] = [
