@@ -22,6 +22,7 @@ export * from "./text/number_words.ts";
 export * from "./text/token_jaccard.ts";
 export * from "./text/normalize.ts";
 export * from "./text/matches.ts";
+export * from "./text/reasoning.ts";
 
 // Randomness
 export * from "./random/prng.ts";
