@@ -1,43 +1,95 @@
 /** `deno task data`: fetch the benchmark files, or with `--stats` summarize the built instances. */
-import { parseArgs } from "node:util";
+import { z } from "zod";
 import { buildLocomo } from "../data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../data/longmemeval/build_longmemeval.ts";
 import { DATA_FILES } from "../data/data_files.ts";
 import { dataDir as defaultDataDir } from "../data/data_dir.ts";
 import { datasetStats } from "../data/dataset_stats.ts";
 import { ensureDataFile } from "../data/download.ts";
+import { pathProblem } from "../io/path_problem.ts";
+import { OperatingPoint } from "../model/operating_point.ts";
+import { CliError, defineCommand, EXIT, opt, type Parsed, runCommand } from "./command.ts";
 
-const USAGE =
-  `usage: deno task data [--stats] [--dataset locomo|longmemeval] [--seed N] [--bank-size N]
-                      [--trace-load X] [--data-dir DIR] [--with-s]
-  without --stats: download missing files into the data directory (MEMGAUGE_DATA, default data/raw/)
-  --with-s: also download the optional longmemeval_s.json (264 MB; background distractors)
-  --stats: build the instances and print counts per dataset`;
+const _BUILDERS = { locomo: buildLocomo, longmemeval: buildLongMemEval };
 
-async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      stats: { type: "boolean", default: false },
-      dataset: { type: "string", multiple: true },
-      seed: { type: "string", default: "1" },
-      "bank-size": { type: "string", default: "100" },
-      "trace-load": { type: "string", default: "1" },
-      "data-dir": { type: "string" },
-      "with-s": { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
+const _STATS_ONLY = ["dataset", "seed", "bank-size", "trace-load"] as const;
+
+/** `deno task data`. */
+export const dataCommand = defineCommand({
+  name: "data",
+  summary: "download the benchmark files (LoCoMo, LongMemEval), or with --stats build the " +
+    "instances and print counts per dataset",
+  description: "Without --stats: download every missing required file into the data directory " +
+    "and check its SHA-256. Licenses: LoCoMo CC BY-NC 4.0 (non-commercial); LongMemEval MIT.",
+  options: {
+    stats: opt.flag({
+      description: "Build the instances and print counts instead of downloading.",
+    }),
+    dataset: opt.repeated({
+      description: "With --stats: a dataset to build.",
+      placeholder: Object.keys(_BUILDERS).join("|"),
+      example: "locomo",
+      defaultText: Object.keys(_BUILDERS).join(","),
+      schema: z.enum(Object.keys(_BUILDERS) as [string, ...string[]], {
+        error: `expected one of ${Object.keys(_BUILDERS).join("|")}`,
+      }),
+    }),
+    seed: opt.integer({
+      description: "With --stats: builder seed.",
+      example: "2",
+      default: 1,
+      schema: z.number().int().min(0),
+    }),
+    "bank-size": opt.integer({
+      description: "With --stats: background records per instance, in [50, 500].",
+      example: "300",
+      default: 100,
+      schema: OperatingPoint.shape.bankSize.min(50).max(500),
+      field: "OperatingPoint.bankSize",
+    }),
+    "trace-load": opt.number({
+      description: "With --stats: trace load (x source units).",
+      example: "1.25",
+      default: 1,
+      schema: OperatingPoint.shape.traceLoad,
+      field: "OperatingPoint.traceLoad",
+    }),
+    "data-dir": opt.string({
+      description: "Data directory (created when downloading).",
+      placeholder: "DIR",
+      example: "/data/memgauge",
+      defaultText: "$MEMGAUGE_DATA, else data/raw/",
+    }),
+    "with-s": opt.flag({
+      description: "Without --stats: also download the optional longmemeval_s.json (264 MB; " +
+        "background distractors).",
+    }),
+  },
+  examples: [
+    "deno task data",
+    "deno task data --stats --dataset locomo --bank-size 300",
+  ],
+  check(v, { given }) {
+    for (const name of _STATS_ONLY) {
+      if (!v.stats && given(name)) throw new CliError(`--${name}: applies only with --stats`);
+    }
+    if (v.stats && v.withS) throw new CliError("--with-s: applies only without --stats");
+  },
+});
+
+async function _main(parsed: Parsed<typeof dataCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  const dir = v.dataDir ?? defaultDataDir();
+  const problem = pathProblem({ path: dir, use: v.stats ? "input-dir" : "output-dir" });
+  // A missing directory under --stats is a missing data file: its error says how to get it.
+  if (problem && !(v.stats && /does not exist/.test(problem))) {
+    throw new CliError(`--data-dir: ${problem}`);
   }
-  const dir = values["data-dir"] ?? defaultDataDir();
-  if (!values.stats) {
+  if (!v.stats) {
     let failed = 0;
     for (const file of Object.values(DATA_FILES)) {
       // The S split is 264 MB and only adds background distractors: fetch it on request.
-      if (!file.required && !values["with-s"]) continue;
+      if (!file.required && !v.withS) continue;
       const result = await ensureDataFile({ file, dataDir: dir });
       const label = file.required ? "" : " (optional)";
       console.log(
@@ -47,26 +99,13 @@ async function main(args: string[]): Promise<number> {
       if (result.status === "failed" && file.required) failed++;
     }
     console.log("Licenses: LoCoMo CC BY-NC 4.0 (non-commercial); LongMemEval MIT.");
-    return failed === 0 ? 0 : 1;
+    return failed === 0 ? EXIT.ok : EXIT.failed;
   }
-  const seed = Number(values.seed);
-  const bankSize = Number(values["bank-size"]);
-  const traceLoad = Number(values["trace-load"]);
-  if (!Number.isInteger(seed)) throw new TypeError(`--seed must be an integer, got ${values.seed}`);
-  if (!Number.isInteger(bankSize) || bankSize < 50 || bankSize > 500) {
-    throw new RangeError(`--bank-size must be an integer in [50, 500], got ${values["bank-size"]}`);
-  }
-  if (!(traceLoad > 0)) {
-    throw new RangeError(`--trace-load must be positive, got ${values["trace-load"]}`);
-  }
-  const builders = { locomo: buildLocomo, longmemeval: buildLongMemEval };
-  const names = values.dataset ?? Object.keys(builders);
+  const { seed, bankSize, traceLoad } = v;
+  const names = v.dataset.length > 0 ? v.dataset : Object.keys(_BUILDERS);
   for (const name of names) {
-    if (!(name in builders)) {
-      throw new TypeError(`--dataset must be locomo or longmemeval, got ${name}`);
-    }
     const start = performance.now();
-    const built = await builders[name as keyof typeof builders]({
+    const built = await _BUILDERS[name as keyof typeof _BUILDERS]({
       seed,
       bankSize,
       traceLoad,
@@ -91,14 +130,7 @@ async function main(args: string[]): Promise<number> {
     console.log(`bank size:        ${units(s.bankSize)}`);
     console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
   }
-  return 0;
+  return EXIT.ok;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    Deno.exit(1);
-  }
-}
+if (import.meta.main) await runCommand(dataCommand, _main);
