@@ -57,6 +57,7 @@ export const exportCommand = defineCommand({
       example: "rows.jsonl",
       defaultText: "none",
     }),
+    quiet: opt.flag({ description: "Accepted and ignored (export shows no progress bar)." }),
   },
   examples: [
     "deno task batch export --stage writing --model gpt-5.4 --batch-out requests.jsonl",

@@ -336,6 +336,12 @@ function _parseError(e: Error, command: string): CliError {
   if ((match = /Option '(-\w, )?(--[\w-]+)[^']*' argument missing/.exec(m))) {
     return new CliError(`${match[2]}: expected a value after it`);
   }
+  if ((match = /Option '(-\w, )?(--[\w-]+)' argument is ambiguous/.exec(m))) {
+    return new CliError(
+      `${match[2]}: expected a value after it (a value starting with "-" is written ` +
+        `${match[2]}=-VALUE)`,
+    );
+  }
   if ((match = /Option '(-\w, )?(--[\w-]+)' does not take an argument/.exec(m))) {
     return new CliError(`${match[2]}: is a switch and takes no value`);
   }
@@ -743,8 +749,10 @@ export function errorRowsExit(options: {
   name: string;
   /** Error rows by kind. */
   summary: ErrorSummary;
-  /** The command that reruns only the failed trials. */
+  /** The command that reruns the failed trials. */
   retry: string;
+  /** What the retry command does; default "Rerun only them". */
+  retryLabel?: string;
   /** `--allow-errors`: exit 0 anyway. */
   allowErrors: boolean;
   /** Line sink; default `console.error`. */
@@ -754,7 +762,7 @@ export function errorRowsExit(options: {
   if (summary.errors === 0) return EXIT.ok;
   const stderr = options.stderr ?? ((l: string) => console.error(l));
   stderr(`memgauge ${options.name}: ${formatErrorSummary(summary)}.`);
-  stderr(`Rerun only them: ${options.retry}`);
+  stderr(`${options.retryLabel ?? "Rerun only them"}: ${options.retry}`);
   stderr(
     options.allowErrors
       ? "Exit code 0 because of --allow-errors."

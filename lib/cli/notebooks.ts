@@ -18,6 +18,9 @@ import { z } from "zod";
 import { AgentSpec, MODEL_OPTIONS, offlineOrModel } from "./sweep_args.ts";
 import { errorRowsExit } from "./command.ts";
 
+// Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
+const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
+
 const _DIR = new URL("../../notebooks/", import.meta.url).pathname;
 
 async function _run(cmd: string, args: string[], env: Record<string, string> = {}) {
@@ -223,6 +226,7 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
       drop: ["retry-errors", "allow-errors"],
       add: ["--retry-errors", ...withErrors],
     }),
+    retryLabel: _RETRY_LABEL,
     allowErrors: v.allowErrors,
   });
 }

@@ -39,6 +39,9 @@ import {
 } from "./command.ts";
 import { MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
 
+// Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
+const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
+
 /** The manifest's name inside the output directory. */
 export const MANIFEST = "manifest.json";
 
@@ -67,6 +70,11 @@ export const reproduceCommand = defineCommand({
     "max-retries": MODEL_OPTIONS["max-retries"],
     timeout: MODEL_OPTIONS.timeout,
     seed: SWEEP_OPTIONS.seed,
+    limit: {
+      ...SWEEP_OPTIONS.limit,
+      description: "Use only the first N instances of each experiment (a quick look; the " +
+        "figures then say less).",
+    },
     "retry-errors": opt.flag({
       description: "Rerun after a run that ended with error rows: answers already in the " +
         "response cache are reused, so only the calls that failed are sent again (failed " +
@@ -122,6 +130,7 @@ async function _reproduce(
     agents,
     models,
     seed: v.seed,
+    n: v.limit,
     resamples: 500,
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
   };
@@ -304,6 +313,7 @@ async function _reproduce(
       drop: ["retry-errors", "allow-errors"],
       add: ["--retry-errors"],
     }),
+    retryLabel: _RETRY_LABEL,
     allowErrors: parsed.values.allowErrors,
   });
 }
@@ -333,6 +343,7 @@ async function _writeManifest(options: {
     agents: v.agent,
     judge: v.judge,
     seed: v.seed,
+    limit: v.limit ?? null,
     rows: errors.rows,
     errorRows: errors.errors,
     errorKinds: Object.fromEntries(errors.kinds),
