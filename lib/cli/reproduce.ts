@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { DATASETS } from "../data/datasets.ts";
+import { loadInstanceFile } from "../data/load_instance_file.ts";
 import type { ExperimentResult } from "../experiments/stage_experiments.ts";
 import {
   asymmetricExposureExperiment,
@@ -37,7 +38,9 @@ import {
   type Parsed,
   runCommand,
 } from "./command.ts";
-import { MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { pathProblem } from "../io/path_problem.ts";
+import { CliError } from "./command.ts";
 
 // Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
 const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
@@ -96,6 +99,7 @@ export const reproduceCommand = defineCommand({
         }, or a path ending in .json)`,
       );
     }
+    checkModelIds({ agent: v.agent, judge: [v.judge] }, v.baseUrl);
   },
 });
 
@@ -124,6 +128,12 @@ async function _reproduce(
   const v = parsed.values;
   const dir = v.out;
   const dataset = v.dataset;
+  const file = v.dataset.endsWith(".json")
+    ? pathProblem({ path: v.dataset, use: "input-file", nonEmpty: true })
+    : null;
+  if (file) throw new CliError(`${_datasetLabel(parsed, "dataset")}: ${file}`);
+  // A malformed instance file fails here, before anything is printed or written.
+  if (v.dataset.endsWith(".json")) await loadInstanceFile(v.dataset);
   const agents = models.agents(v.agent);
   const options = {
     dataset,
@@ -136,16 +146,24 @@ async function _reproduce(
   };
   const started = performance.now();
   const paper = await loadPaperValues({});
-  // An old manifest would vouch for files this run may not finish rewriting.
-  await Deno.mkdir(dir, { recursive: true });
-  await Deno.remove(`${dir}/${MANIFEST}`).catch(() => {});
   const written: string[] = [];
   const rows: TrialRow[] = [];
+  // Before the first file is replaced, the old manifest goes: it would vouch for files this run
+  // may not finish rewriting. (A run that fails earlier leaves the directory as it was.)
+  let begun = false;
+  const start = async () => {
+    if (begun) return;
+    begun = true;
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.remove(`${dir}/${MANIFEST}`).catch(() => {});
+  };
   const writeCsv = async (path: string, text: string) => {
+    await start();
     await writeFileAtomic({ path, data: text });
     written.push(path);
   };
   const write = async (name: string, figure: Element, result?: ExperimentResult) => {
+    await start();
     written.push(...await exportFigure(figure, { dir, name }));
     if (result) {
       rows.push(...result.rows);
@@ -316,6 +334,14 @@ async function _reproduce(
     retryLabel: _RETRY_LABEL,
     allowErrors: parsed.values.allowErrors,
   });
+}
+
+/** `--NAME`, or `$VAR (--NAME)` when its variable set it. */
+function _datasetLabel(
+  parsed: Parsed<typeof reproduceCommand.spec.options>,
+  name: "dataset",
+): string {
+  return parsed.source(name) === "env" ? `$MEMGAUGE_DATASET (--${name})` : `--${name}`;
 }
 
 /** The last file of a run: what it wrote, with hashes, and what it ran on. */

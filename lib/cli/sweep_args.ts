@@ -8,6 +8,7 @@ import { PERSONAS } from "../agents/personas.ts";
 import { Attack } from "../model/instance.ts";
 import { OperatingPoint, PAPER_DEFAULTS, PolicyId, Stage } from "../model/operating_point.ts";
 import { TrialRow } from "../model/trial_row.ts";
+import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { DEFAULT_GRID, DEFAULT_POLICIES } from "../run/operating_points.ts";
 import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
 import { BUILTIN_POLICIES } from "../stages/management/policies.ts";
@@ -263,6 +264,25 @@ export const SWEEP_CLI_OPTIONS = {
   quiet: opt.flag({ description: "No progress bar." }),
 } as const;
 
+/**
+ * Without `--base-url`, every `llm:ID` must be a catalog id (data/models.json): checked here so
+ * the error names the option that holds it, before any client or cache exists.
+ */
+export function checkModelIds(specs: Record<string, readonly string[]>, baseUrl?: string): void {
+  if (baseUrl !== undefined) return;
+  for (const [option, list] of Object.entries(specs)) {
+    for (const spec of list) {
+      const id = spec.startsWith("llm:") ? spec.slice(4) : null;
+      if (id === null || id === "self" || MODEL_CATALOG.some((m) => m.id === id)) continue;
+      throw new CliError(
+        `--${option}: unknown model ${JSON.stringify(id)} (expected one of ${
+          MODEL_CATALOG.map((m) => m.id).join(", ")
+        }, or pass --base-url for any other endpoint)`,
+      );
+    }
+  }
+}
+
 /** The stage rules every sweep plan obeys (options that do not apply are errors, not ignored). */
 export function checkSweepPlan(
   v: Values<typeof SWEEP_OPTIONS>,
@@ -313,6 +333,12 @@ export function checkSweepPlan(
       } is not a model agent`,
     );
   }
+  checkModelIds({
+    [given("model") ? "model" : "agent"]: agents,
+    judge: [v.judge],
+    writer: [v.writer],
+    ranker: [v.ranker],
+  }, v.baseUrl);
   if (given("base-url") && !_usesModel({ ...v, agent: agents })) {
     fail(
       `--base-url: no model is used (agent ${
