@@ -188,7 +188,7 @@ function _numberFormats(s: string): string {
     .replace(/\b(1[3-9]|2[0-3]):([0-5]\d)\b/g, (_, h, m) => `${Number(h) - 12}:${m} pm`)
     .replace(/\b(\d{1,2}):00\b/g, "$1")
     .replace(
-      new RegExp(`(\\d) ?(${Object.keys(_UNITS).join("|")})\\b`, "g"),
+      new RegExp(`(\\d)[ -]?(${Object.keys(_UNITS).join("|")})\\b`, "g"),
       (_, d, u) => `${d} ${_UNITS[u]}`,
     )
     .replace(/%/g, " percent ")
