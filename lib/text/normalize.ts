@@ -137,7 +137,10 @@ function _spellNumbers(run: string): string {
   return ` ${out.join(" ")} `;
 }
 
-/** Number words ("twenty-five", "a hundred and twenty", "two and a half", "a dozen") to digits. */
+/**
+ * Number words ("twenty-five", "a hundred and twenty", "two and a half") to digits. "Dozen" is
+ * left alone: a question may count in dozens ("How many dozen eggs?").
+ */
 function _numberWords(s: string): string {
   return s
     // Fractions of an hour and "an hour and a half" before the words are read as numbers.
@@ -145,10 +148,9 @@ function _numberWords(s: string): string {
     .replace(/\bthree quarters of an hour\b/g, "45 minutes")
     .replace(/\b(?:a |one )?quarter of an hour\b/g, "15 minutes")
     .replace(/\b(?:an?|one|1) (hour|day|week|month|year) and a half\b/g, "1.5 $1s")
-    .replace(/\ba (hundred|thousand|million|dozen)\b/g, "one $1")
+    .replace(/\ba (hundred|thousand|million)\b/g, "one $1")
     .replace(_NUMBER_RUN, _spellNumbers)
     .replace(/\b(\d+)\s+and\s+(?:a\s+)?half\b/g, (_, n) => `${n}.5`)
-    .replace(/\b(\d+)\s+dozen\b/g, (_, n) => String(Number(n) * 12))
     .replace(/\btwice\b/g, "2 times")
     .replace(/\bthrice\b/g, "3 times");
 }
@@ -233,7 +235,9 @@ export function normalizeWithBreaks(text: string): string[] {
     // Clause punctuation becomes break tokens (coded by a letter until the other punctuation is
     // gone); "." and ":" only outside numbers and date tokens.
     .replace(/[,;!?()[\]]/g, (p) => ` ${BREAK_PREFIX}${_BREAK_CODE[p]} `)
-    .replace(/(?<![\d_])\.|\.(?![\d_])/g, ` ${BREAK_PREFIX}${_BREAK_CODE["."]} `)
+    // A period ends a sentence only before a space or the end ("April.2023" is one date).
+    .replace(/\.(?=\s|$|["')\]])/g, ` ${BREAK_PREFIX}${_BREAK_CODE["."]} `)
+    .replace(/(?<![\d_])\.|\.(?![\d_])/g, " ")
     .replace(/(?<!\d|\bdate):|:(?!\d|_)/g, ` ${BREAK_PREFIX}${_BREAK_CODE[":"]} `)
     .replace(/(?:^|\s)-+(?=\s|$)/g, ` ${BREAK_PREFIX}${_BREAK_CODE["-"]} `)
     .replace(/[^a-z0-9:._\-| ]+/g, " ")
