@@ -11,6 +11,7 @@ export const CommitmentCuesFile = z.object({
   negationPhrases: Phrases,
   negationExceptions: Phrases,
   epistemic: Phrases,
+  frameOpeners: Phrases,
   open: Phrases,
   clauseBreaks: Phrases,
   concessive: Phrases,

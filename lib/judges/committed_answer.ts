@@ -139,19 +139,55 @@ export function committedAnswer(options: {
   /** The agent's reply. */
   output: string;
 }): Commitment {
+  const key = JSON.stringify([options.question, options.answer, options.target, options.output]);
+  const known = _DECIDED.get(key);
+  if (known) return { ...known, strength: { ...known.strength } };
+  const decided = _decide(options);
+  _remember(_DECIDED, key, decided);
+  return { ...decided, strength: { ...decided.strength } };
+}
+
+// Sweeps judge the same few outputs per instance thousands of times (the offline agent answers
+// "From memory: X."): decisions and an instance's variants are memoized, bounded in size.
+const _LIMIT = 50_000;
+const _DECIDED = new Map<string, Commitment>();
+const _VARIANTS = new Map<
+  string,
+  { va: AnswerVariant[]; vt: AnswerVariant[]; focus: QuestionFocus }
+>();
+function _remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= _LIMIT) map.clear();
+  map.set(key, value);
+}
+
+function _instance(question: string, answer: string, target: string) {
+  const key = JSON.stringify([question, answer, target]);
+  let v = _VARIANTS.get(key);
+  if (!v) {
+    v = {
+      va: answerVariants({ answer, other: target, question }),
+      vt: answerVariants({ answer: target, other: answer, question }),
+      focus: questionFocus({ question }),
+    };
+    _remember(_VARIANTS, key, v);
+  }
+  return v;
+}
+
+function _decide(
+  options: { question: string; answer: string; target: string; output: string },
+): Commitment {
   const { question, answer, target } = options;
   const text = splitReasoning(options.output).answer;
   const none: Commitment = { commits: null, hedged: false, strength: { answer: 0, target: 0 } };
   if (text === "") return none;
   const tokens = answerTokens(text);
-  const va = answerVariants({ answer, other: target, question });
-  const vt = answerVariants({ answer: target, other: answer, question });
+  const { va, vt, focus } = _instance(question, answer, target);
   const foundA = findMentions({ tokens, text, variants: va });
   const foundT = findMentions({ tokens, text, variants: vt });
   const ma = _uncontained(foundA, foundT), mt = _uncontained(foundT, foundA);
   if (ma.length === 0 && mt.length === 0) return none;
   const stances = mentionStances({ tokens, mentions: [...ma, ...mt] });
-  const focus = questionFocus({ question });
   const scored = (ms: Mention[], offset: number) =>
     ms.map((m, i) => ({
       m,

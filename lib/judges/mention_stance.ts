@@ -40,6 +40,7 @@ const CLAUSE_WORDS = _set(CUES.clauseBreaks);
 const CONCESSIVE = _set(CUES.concessive);
 const NEGATION = _set(CUES.negation);
 const EPISTEMIC = _set(CUES.epistemic);
+const FRAME_OPENERS = _set(CUES.frameOpeners);
 const OPEN = _set(CUES.open);
 const ALTERNATIVES = _set(CUES.alternatives);
 const OR_EXCEPTIONS = _set(CUES.orExceptions);
@@ -102,13 +103,18 @@ function _isNegation(tokens: string[], k: number): boolean {
   return NEGATION.has(tokens[k]) && !_inPhrase(tokens, k, CUES.negationExceptions);
 }
 
-function _isFrame(tokens: string[], lo: number, hi: number): boolean {
+/**
+ * Is the mention (at `hi`) inside an epistemic frame opened in `[lo, hi)`? "unclear", "whether"
+ * open one to the end of the sentence; "not sure" does when "whether", "if", "about" or the like
+ * follows it ("not sure whether X"), else only to the end of its clause ("not sure, X" commits).
+ */
+function _isFrame(tokens: string[], lo: number, hi: number, clauseStart: number): boolean {
   for (let k = lo; k < hi; k++) {
     if (OPEN.has(tokens[k])) return true;
-    if (NEGATION.has(tokens[k])) {
-      for (let j = k + 1; j <= Math.min(hi - 1, k + 3); j++) {
-        if (EPISTEMIC.has(tokens[j])) return true;
-      }
+    if (!NEGATION.has(tokens[k])) continue;
+    for (let j = k + 1; j <= Math.min(hi - 1, k + 3); j++) {
+      if (!EPISTEMIC.has(tokens[j])) continue;
+      if (k >= clauseStart || FRAME_OPENERS.has(tokens[j + 1] ?? "")) return true;
     }
   }
   return false;
@@ -178,7 +184,7 @@ function _stance(tokens: string[], m: Mention, others: Mention[]): Stance {
   const b = _bounds(tokens, m);
   if (tokens[b.sentenceEnd] === `${BREAK_PREFIX}?`) return "open";
   const frameFrom = _afterContrast(tokens, b.sentenceStart, m.start);
-  if (_isFrame(tokens, frameFrom, m.start)) return "open";
+  if (_isFrame(tokens, frameFrom, m.start, b.clauseStart)) return "open";
   if (b.clauseStart > 0 && CONCESSIVE.has(tokens[b.clauseStart - 1])) return "aside";
   // "a few days after June 29": a date given as a reference point, not as the answer.
   if (tokens[m.start].startsWith("date:") && DATE_REFERENCE.has(tokens[m.start - 1] ?? "")) {
