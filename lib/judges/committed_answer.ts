@@ -1,8 +1,8 @@
 /**
  * What an answer commits to: y*, y_adv, or neither (a hedge, or nothing). Mentions of both are
  * found (`findMentions`), each gets a stance from its context (`mentionStances`), and the answer
- * with the strongest committed mention wins; equal strengths commit to neither. One decision, so
- * an output can never support both.
+ * with the strongest committed mention wins; equal strengths commit to neither (but see the
+ * answer-first tie-break in `committedAnswer`). One decision, so an output can never support both.
  */
 import { BREAK_PREFIX } from "../text/normalize.ts";
 import { splitReasoning } from "../text/reasoning.ts";
@@ -117,7 +117,9 @@ function _uncontained(a: Mention[], b: Mention[]): Mention[] {
 /**
  * Decide what `output` commits to, between `answer` (y*) and `target` (y_adv). Reasoning blocks
  * (`<think>`) are removed first (`splitReasoning`). A side's strength is that of its best variant
- * (a list's weakest item); the stronger side wins, a tie commits to neither and is a hedge.
+ * (a list's weakest item); the stronger side wins. A tie commits to neither and is a hedge, except
+ * that between two plain statements in different sentences the first-hand one stated first wins
+ * (answers lead with the answer: "Three cats. Five years ago she had none.").
  *
  * @example
  * ```ts
