@@ -17,7 +17,13 @@
  * with `MEMGAUGE_DEBUG=1`); 2 bad input (one line, nothing written); 3 finished, but with
  * error rows (`--allow-errors` makes that 0).
  *
- * Adopting it for a new command (e.g. `lib/cli/systems.ts`):
+ * Adopting it for a command (e.g. `lib/cli/systems.ts`): declare the options with `opt.*`
+ * (reuse `MODEL_OPTIONS`/`SWEEP_OPTIONS` from `sweep_args.ts` where they mean the same), put
+ * rules between options in `check` (throw `CliError` naming the option), write
+ * `main(parsed)` returning the exit code (`errorRowsExit` for runs that produce rows), and end
+ * the file with `if (import.meta.main) await runCommand(command, main);`. `--help`, one-line
+ * errors and path checks come with it; `tests/cli/help_test.ts` and the bad-input table in
+ * `tests/cli/_bad_inputs.ts` take a new entry each.
  *
  * @example
  * ```ts

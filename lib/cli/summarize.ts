@@ -30,7 +30,7 @@ export const summarizeCommand = defineCommand({
     by: opt.list("string", {
       description: "Grouping columns (each must be a column of the rows).",
       example: "agent,thetaW",
-      defaultText: "the varied column of the rows' stage",
+      defaultText: "agent, dataset, attack and the operating-point columns the rows have",
     }),
     resamples: opt.integer({
       description: "Bootstrap resamples.",
