@@ -175,10 +175,12 @@ Deno.test("parseSweepArgs() holds the stage rules: what does not apply is an err
     [["--stage", "writing", "--base-url", "http://x/v1"], /--base-url: no model is used/],
     [["--stage", "writing", "--model", "m", "--agent", "reference"], /--model: .*not both/],
     [["--stage", "writing", "--resume", "--retry-errors"], /pick one/],
+    [["--stage", "writing", "--judge", "llm:nope"], /--judge: unknown model "nope"/],
+    [["--stage", "writing", "--agent", "llm:nope"], /--agent: unknown model "nope"/],
   ];
   for (const [argv, message] of bad) assert.throws(() => ok(argv), message, argv.join(" "));
   assert.equal(
-    ok(["--stage", "writing", "--model", "m", "--ranker", "llm:self"]).ranker,
+    ok(["--stage", "writing", "--model", "gpt-5.4", "--ranker", "llm:self"]).ranker,
     "llm:self",
   );
   assert.equal(
