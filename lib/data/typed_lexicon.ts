@@ -47,6 +47,8 @@ export const TypedLexiconFile = z.object({
   outdoor: z.array(z.string().min(1)),
   positiveEmotion: z.string().min(1),
   negativeEmotion: z.string().min(1),
+  answerHeads: z.array(_Cue).default([]),
+  needsMember: z.array(z.string()).default([]),
 }).superRefine((file, ctx) => {
   const known = new Set(Object.keys(file.types));
   const check = (type: string, path: (string | number)[]) => {
@@ -57,6 +59,8 @@ export const TypedLexiconFile = z.object({
   file.cues.forEach((c, i) => check(c.type, ["cues", i, "type"]));
   file.substringTypes.forEach((t, i) => check(t, ["substringTypes", i]));
   file.properTypes.forEach((t, i) => check(t, ["properTypes", i]));
+  file.answerHeads.forEach((c, i) => check(c.type, ["answerHeads", i, "type"]));
+  file.needsMember.forEach((t, i) => check(t, ["needsMember", i]));
 });
 /** The parsed lexicon file. */
 export type TypedLexiconFile = z.infer<typeof TypedLexiconFile>;
@@ -75,6 +79,12 @@ const _CUES: [RegExp, SemanticType][] = _LEXICON.cues.map((c) => [
   new RegExp(c.pattern, c.flags),
   c.type,
 ]);
+// An answer's own head noun ("Hoop Dance") names its class whatever the question calls it.
+const _ANSWER_HEADS: [RegExp, SemanticType][] = _LEXICON.answerHeads.map((c) => [
+  new RegExp(c.pattern, c.flags),
+  c.type,
+]);
+const _NEEDS_MEMBER = new Set<SemanticType>(_LEXICON.needsMember);
 
 const _POSSESSIVE = /^(?:my|his|her|their|our|your)\s+/i;
 
@@ -102,6 +112,9 @@ export function _cueType(question: string): SemanticType | null {
   if (cue === null) return null;
   if (cue.word === "where") {
     if (/\b(?:keep|store|put|stash|hide|hang)\b/i.test(cue.window)) return "home-spot";
+    if (/\b(?:buy|bought|purchase[ds]?|shop(?:ped)?|order(?:ed)?)\b/i.test(cue.window)) {
+      return "store";
+    }
   }
   if (cue.word !== "what" && cue.word !== "which") return null;
   // The cue nearest the wh-word names what is asked: "what song ... the band's growth" asks a song.
@@ -154,6 +167,8 @@ export function inferAnswerType(
   options: { question: string; answer: string },
 ): SemanticType | null {
   const { answer } = options;
+  const head = _ANSWER_HEADS.find(([re]) => re.test(answer.trim()));
+  if (head !== undefined) return head[1];
   const { items } = _listItems(answer);
   // "my sister" is a family member: a leading possessive stays and the rest is swapped.
   const types = items.map((i) => _MEMBER_TYPE.get(_key(i.replace(_POSSESSIVE, ""))));
@@ -165,6 +180,7 @@ export function inferAnswerType(
   if (word === "where" && _cueType(options.question) === "home-spot") {
     return words.length <= 8 ? "home-spot" : null;
   }
+  if (word === "where" && _cueType(options.question) === "store") return "store";
   const nounPhrase = /^(?:the|a|an)\b|^[A-Z]/.test(answer);
   if (
     nounPhrase && /\b(?:church|cathedral|temple|synagogue|mosque|chapel)\b/i.test(answer) &&
@@ -257,6 +273,15 @@ export interface TypedSwapsOptions {
 export function typedSwaps(options: TypedSwapsOptions): string[] {
   const { answer, question } = options;
   const { items, joiner } = _listItems(answer);
+  // A swap is believable when y* is recognisably a member of the type. Typed only by the
+  // question's wording, a list none of whose items is a member ("puzzles, training"), a phrase
+  // of three words or more ("cook dog treats") or a niche name ("Jaipur Rugs" for a company)
+  // has no stand-in in a generic list.
+  const own = new Set((TYPED_LEXICON[options.type] ?? []).map(_key));
+  const members = items.filter((i) => own.has(_key(i.replace(_POSSESSIVE, ""))));
+  if (_NEEDS_MEMBER.has(options.type) && members.length < items.length) return [];
+  if (items.length > 1 && members.length === 0) return [];
+  if (items.length === 1 && members.length === 0 && items[0].split(/\s+/).length >= 3) return [];
   const clash = (m: string) =>
     matchesAnswer(question, m) ||
     items.some((i) => matchesAnswer(i, m) || matchesAnswer(m, i)) ||
