@@ -231,6 +231,14 @@ function _styled(member: string, like: string): string {
   if (possessive !== null && !_POSSESSIVE.test(member)) {
     return possessive[0] + _styled(member, like.slice(possessive[0].length));
   }
+  // "a kitten" -> "a husky": an article in y* stays, agreeing with the new member.
+  const article = /^(a|an|the) /i.exec(like);
+  if (article !== null && !/^(?:a|an|the) /i.test(member) && !/^[A-Z]/.test(member)) {
+    const word = article[1].toLowerCase() === "the" ? article[1] : /^[aeiou]/i.test(member)
+      ? (article[1][0] === "A" ? "An" : "an")
+      : article[1][0];
+    return `${word} ${member}`;
+  }
   const upper = /^[A-Z]/.test(like);
   if (/^[A-Z]/.test(member)) return member;
   if (/^(?:a|an|the) /.test(member) && !/^(?:a|an|the) /i.test(like)) {

@@ -169,7 +169,7 @@ export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset
     sources,
     strata: Object.values(LOCOMO_CATEGORIES),
     pool,
-    count: 100,
+    count: options.count ?? 100,
     seed: options.seed,
     bankSize: options.bankSize,
     traceLoad: options.traceLoad,

@@ -16,7 +16,7 @@ import { _clip } from "../_text.ts";
 import { answerKindOf } from "../answer_kind.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
 import { buildInstances, type BuiltDataset } from "../build_instances.ts";
-import { answerKey, statedNumbers } from "../stated_numbers.ts";
+import { singularNoun } from "../stated_numbers.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
 import { LongMemEvalFile } from "./longmemeval_schema.ts";
 
@@ -139,21 +139,27 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
     [...near].filter((i) => i >= 0 && i < s.turns.length && !hits.includes(i)).sort((a, b) => a - b)
       .forEach((i) => context.push(toTurn(s, i)));
   }
-  // Knowledge updates: an older value is a target only when it measures the same quantity
-  // (same key: same subject and unit noun), so miles ridden never stand in for bikes owned.
+  // Knowledge updates: an older value is a target only when it measures the same quantity:
+  // followed by the answer's own unit ("40 minutes" for "25 minutes"), or for a bare count by
+  // the noun the question counts ("2 bikes" for "How many bikes ...? 3"), so miles ridden never
+  // stand in for bikes owned.
   const outdated: string[] = [];
   const subject = item.question_type === "single-session-assistant" ? "assistant" : "user";
-  if (update && answerKindOf({ answer }) === "number") {
-    const key = answerKey({ question: item.question, answer, kind: "number", subject });
+  const number =
+    /\d[\d,]*(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i
+      .exec(answer);
+  const unit = number === null
+    ? null
+    : /^\s*([a-z]+)/i.exec(answer.slice(number.index + number[0].length))?.[1] ??
+      /\bhow many\s+(?:[a-z-]+\s+){0,2}?([a-z-]+s)\b/i.exec(item.question)?.[1] ?? null;
+  if (update && answerKindOf({ answer }) === "number" && number !== null && unit !== null) {
     const current = _numbersIn(answer)[0];
-    const number =
-      /\d[\d,]*(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i
-        .exec(answer);
+    const same = new RegExp(`\\b(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`, "gi");
     for (const s of sessions.slice(0, -1)) {
       for (const t of s.turns.filter((t) => t.has_answer)) {
-        for (const n of statedNumbers({ text: t.content, subject: t.role })) {
-          const value = String(n.value);
-          if (n.key !== key || value === current || number === null) continue;
+        for (const m of t.content.matchAll(same)) {
+          const value = m[1].replaceAll(",", "");
+          if (value === current) continue;
           const candidate = answer.slice(0, number.index) + value +
             answer.slice(number.index + number[0].length);
           if (!outdated.includes(candidate) && !matchesAnswer(candidate, answer)) {
@@ -238,7 +244,7 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
     sources,
     strata: LONGMEMEVAL_TYPES,
     pool,
-    count: 100,
+    count: options.count ?? 100,
     seed: options.seed,
     bankSize: options.bankSize,
     traceLoad: options.traceLoad,
