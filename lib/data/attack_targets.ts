@@ -81,11 +81,14 @@ function _shiftDays(y: number, m: number, d: number, days: number): Date {
 /** Date shifts of the first date in `answer`, in the answer's own spelling. */
 function _dateShifts(answer: string, prng: Prng): string[] {
   // "The Sunday before 14 March" or "the week before ..." names a week: move by whole weeks.
-  const weekly =
-    /\b(?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/i.test(answer);
-  const dayShifts = shuffle(weekly ? [-21, -14, -7, 7, 14, 21] : [-21, -14, -7, -3, -2, 2, 3, 7, 14, 21], {
-    prng,
-  });
+  const weekly = /\b(?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/i
+    .test(answer);
+  const dayShifts = shuffle(
+    weekly ? [-21, -14, -7, 7, 14, 21] : [-21, -14, -7, -3, -2, 2, 3, 7, 14, 21],
+    {
+      prng,
+    },
+  );
   const monthShifts = shuffle([-3, -2, -1, 1, 2, 3], { prng });
   const yearShifts = shuffle([-2, -1, 1, 2], { prng });
   const dmy = new RegExp(

@@ -234,7 +234,9 @@ function _styled(member: string, like: string): string {
   // "a kitten" -> "a husky": an article in y* stays, agreeing with the new member.
   const article = /^(a|an|the) /i.exec(like);
   if (article !== null && !/^(?:a|an|the) /i.test(member) && !/^[A-Z]/.test(member)) {
-    const word = article[1].toLowerCase() === "the" ? article[1] : /^[aeiou]/i.test(member)
+    const word = article[1].toLowerCase() === "the"
+      ? article[1]
+      : /^[aeiou]/i.test(member)
       ? (article[1][0] === "A" ? "An" : "an")
       : article[1][0];
     return `${word} ${member}`;

@@ -154,7 +154,10 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
       /\bhow many\s+(?:[a-z-]+\s+){0,2}?([a-z-]+s)\b/i.exec(item.question)?.[1] ?? null;
   if (update && answerKindOf({ answer }) === "number" && number !== null && unit !== null) {
     const current = _numbersIn(answer)[0];
-    const same = new RegExp(`\\b(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`, "gi");
+    const same = new RegExp(
+      `\\b(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`,
+      "gi",
+    );
     for (const s of sessions.slice(0, -1)) {
       for (const t of s.turns.filter((t) => t.has_answer)) {
         for (const m of t.content.matchAll(same)) {
