@@ -189,9 +189,9 @@ function _noCandidateReason(kind: string): string {
  * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
  * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
  *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: [{ question: "What is Bo's cat called?", answer: "Max" }], entities: [], outdated: [] };
- * const pool = [{ id: "b1", session: "s2", text: "I like tea.", channels: ["user" as const] }];
+ * const pool = [{ id: "b1", session: "s2", turns: [{ speaker: "Bo", channel: "user" as const, text: "I like tea.", trusted: true, verified: false }] }];
  * const built = buildInstances({ dataset: "demo", sources: [source], strata: ["single-hop"], pool, count: 1,
- *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => "Notes from my chat." });
+ *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => null });
  * assert.deepEqual(built.instances[0].target, "Max");
  * ```
  */
