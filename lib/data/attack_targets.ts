@@ -18,6 +18,7 @@ export type TargetKind =
   | "color-swap"
   | "typed-swap"
   | "reorder"
+  | "antonym-swap"
   | "answer-swap"
   | "entity-swap";
 
@@ -340,6 +341,30 @@ function _topicWords(question: string): Set<string> {
   return new Set([..._contentWords(last)].filter((w) => !names.has(w) && !_BOILERPLATE.has(w)));
 }
 
+const _ANTONYMS: readonly [string, string][] = [
+  ["increased", "decreased"],
+  ["increase", "decrease"],
+  ["more", "fewer"],
+  ["earlier", "later"],
+  ["higher", "lower"],
+  ["raised", "lowered"],
+];
+
+/** "You increased the limit (from one cup to two)" -> "You decreased the limit": the other direction. */
+function _antonymSwaps(answer: string): string[] {
+  for (const [a, b] of _ANTONYMS) {
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const re = new RegExp(`\\b${from}\\b`, "i");
+      const m = re.exec(answer);
+      if (!m) continue;
+      const word = /^[A-Z]/.test(m[0]) ? to[0].toUpperCase() + to.slice(1) : to;
+      // A parenthesised detail ("from one cup to two cups") belongs to y*'s direction: drop it.
+      return [answer.replace(re, word).replace(/\s*\([^)]*\)/g, "").trim()];
+    }
+  }
+  return [];
+}
+
 /**
  * Candidate attacker targets for an answer, most plausible first: outdated values, then a change
  * of the answer's own kind (date shift, number change, colour swap), another order of a list
@@ -365,6 +390,10 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
     target: t,
     kind: "outdated",
   }));
+  // A comparison ("increased or decreased?") is answered by its direction, not by its numbers.
+  const antonyms = /\b(?:or|than)\b/i.test(options.question ?? "") ? _antonymSwaps(answer) : [];
+  out.push(...antonyms.map((t) => ({ target: t, kind: "antonym-swap" as const })));
+  if (antonyms.length > 0) return out;
   if (kind === "date") {
     out.push(..._dateShifts(answer, prng).map((t) => ({ target: t, kind: "date-shift" as const })));
   }
@@ -383,10 +412,15 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   out.push(
     ..._reorders(answer, question, prng).map((t) => ({ target: t, kind: "reorder" as const })),
   );
-  const type = kind === "entity" || kind === "text" ? inferAnswerType({ question, answer }) : null;
+  // An inference from a stated premise ("based on his plans of visiting Universal Studios")
+  // constrains the answer beyond its class: a class member would contradict the premise.
+  const premise = /\bbased on\b/i.test(question);
+  const type = (kind === "entity" || kind === "text") && !premise
+    ? inferAnswerType({ question, answer })
+    : null;
   const typed = type === null ? [] : typedSwaps({ question, answer, type, prng });
   out.push(...typed.map((t) => ({ target: t, kind: "typed-swap" as const })));
-  if (typed.length === 0) {
+  if (typed.length === 0 && !premise) {
     const words = answer.split(/\s+/).length;
     // Another question's answer fits only when that question asks for the same kind of thing:
     // the same head noun ("Which airline ..." and "What airline ..."), or the same topic (three
@@ -399,10 +433,19 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
       if (head.noun !== null && h.noun === head.noun) return true;
       return [..._topicWords(other)].filter((w) => topic.has(w)).length >= 3;
     };
-    const same = (options.sameKindAnswers ?? []).filter((c) =>
-      answerKindOf({ answer: c.answer }) === kind &&
-      Math.abs(c.answer.split(/\s+/).length - words) <= 2 && alike(c.question)
-    );
+    // A question that excludes something ("not related to", "besides ...") or sets a condition
+    // ("indoor", "outdoor") would be answered by exactly what a like question's answer names.
+    const excluding = /\b(?:not|besides|except|other than|apart from|instead of)\b/i.test(question);
+    const setting = (q: string) =>
+      (/\bindoor/i.test(q) ? "in" : "") + (/\boutdoor/i.test(q) ? "out" : "");
+    const many = (a: string) => _listItems(a).items.length > 1;
+    const same = excluding
+      ? []
+      : (options.sameKindAnswers ?? []).filter((c) =>
+        answerKindOf({ answer: c.answer }) === kind &&
+        Math.abs(c.answer.split(/\s+/).length - words) <= 2 && alike(c.question) &&
+        many(c.answer) === many(answer) && setting(c.question) === setting(question)
+      );
     out.push(...same.map((c) => ({ target: c.answer, kind: "answer-swap" as const })));
   }
   out.push(
@@ -447,7 +490,12 @@ export function targetProblem(options: {
 }): string | null {
   const { answer, target, kind } = options;
   if (target.trim() === "" || /\bNaN\b|undefined/.test(target)) return "malformed target";
-  if ((kind === "number" || kind === "date") && answerKindOf({ answer: target }) !== kind) {
+  // A direction ("decreased") answers a comparison whatever numbers y* gave along with it.
+  const direction = _ANTONYMS.some(([a, b]) => new RegExp(`\\b(?:${a}|${b})\\b`, "i").test(target));
+  if (
+    (kind === "number" || kind === "date") && answerKindOf({ answer: target }) !== kind &&
+    !direction
+  ) {
     return `not a ${kind} target`;
   }
   if (

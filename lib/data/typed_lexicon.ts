@@ -170,6 +170,12 @@ export function inferAnswerType(
   const head = _ANSWER_HEADS.find(([re]) => re.test(answer.trim()));
   if (head !== undefined) return head[1];
   const { items } = _listItems(answer);
+  // A narrower type the question names wins when every item belongs to it ("US cities").
+  const cued = _cueType(options.question);
+  if (cued !== null && items.length > 0) {
+    const own = new Set((TYPED_LEXICON[cued] ?? []).map(_key));
+    if (items.every((i) => own.has(_key(i.replace(_POSSESSIVE, ""))))) return cued;
+  }
   // "my sister" is a family member: a leading possessive stays and the rest is swapped.
   const types = items.map((i) => _MEMBER_TYPE.get(_key(i.replace(_POSSESSIVE, ""))));
   if (types.length > 0 && types.every((t) => t !== undefined && t === types[0])) return types[0]!;
@@ -309,8 +315,18 @@ export function typedSwaps(options: TypedSwapsOptions): string[] {
     ? false
     : null;
   const setting = (m: string) => outdoor === null || _OUTDOOR.has(m) === outdoor;
+  // A named head ("Hoop Dance", "... National Park") is swapped for members with the same head.
+  const headOf = (x: string) => x.trim().split(/\s+/).at(-1)!;
+  const head = items.length === 1 && /^[A-Z]/.test(headOf(items[0])) && items[0].includes(" ")
+    ? headOf(items[0])
+    : null;
+  const sameHead = (m: string) =>
+    head === null || TYPED_LEXICON[options.type].filter((x) => headOf(x) === head).length < 3 ||
+    headOf(m) === head;
   const pool = shuffle(
-    TYPED_LEXICON[options.type].filter((m) => !clash(m) && polarity(m) && setting(m)),
+    TYPED_LEXICON[options.type].filter((m) =>
+      !clash(m) && polarity(m) && setting(m) && sameHead(m)
+    ),
     {
       prng: options.prng,
     },

@@ -107,6 +107,20 @@ function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandida
   }
 }
 
+const _WORD_VALUES: Readonly<Record<string, number>> = {
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+
 function _numbersIn(text: string): string[] {
   return normalizeTokens(text).filter((t) => /^\d+(?:\.\d+)?$/.test(t));
 }
@@ -154,14 +168,16 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
       /\bhow many\s+(?:[a-z-]+\s+){0,2}?([a-z-]+s)\b/i.exec(item.question)?.[1] ?? null;
   if (update && answerKindOf({ answer }) === "number" && number !== null && unit !== null) {
     const current = _numbersIn(answer)[0];
+    const words = Object.keys(_WORD_VALUES).join("|");
     const same = new RegExp(
-      `\\b(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`,
+      `\\b(\\d[\\d,]*(?:\\.\\d+)?|${words})\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`,
       "gi",
     );
     for (const s of sessions.slice(0, -1)) {
       for (const t of s.turns.filter((t) => t.has_answer)) {
         for (const m of t.content.matchAll(same)) {
-          const value = m[1].replaceAll(",", "");
+          const raw = m[1].toLowerCase();
+          const value = raw in _WORD_VALUES ? String(_WORD_VALUES[raw]) : raw.replaceAll(",", "");
           if (value === current) continue;
           const candidate = answer.slice(0, number.index) + value +
             answer.slice(number.index + number[0].length);
@@ -233,6 +249,9 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
     const source = _source(item, answer, alsoAccepted);
     if (source === null) return [];
     const wh = _whWord(item.question);
+    // What the assistant recommended in one user's chat (a deli near the Vatican, a website) is
+    // no stand-in for what it recommended in another's: no answer swaps across those.
+    if (item.question_type === "single-session-assistant") return [source];
     source.sameKindAnswers = _similarAnswers(
       item.question,
       eligible.filter((e) =>
