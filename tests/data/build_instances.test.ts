@@ -123,7 +123,9 @@ for (const source of SOURCES) {
       for (const i of instances) {
         assert.ok(!/\b1\s+(?:months|weeks|days|years|hours|minutes)\b/.test(i.target), i.target);
         assert.ok(!/\b(?:[02-9]|\d\d+)\s+(?:month|week|day|year)\b(?!-)/.test(i.target), i.target);
-        if (i.answerKind === "number" || i.answerKind === "date") {
+        // A comparison's answer ("You increased the limit (from one cup to two)") swaps direction.
+        const direction = /\b(?:increased|decreased|more|fewer|earlier|later)\b/i.test(i.target);
+        if ((i.answerKind === "number" || i.answerKind === "date") && !direction) {
           assert.equal(
             answerKindOf({ answer: i.target }),
             i.answerKind,
