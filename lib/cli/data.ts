@@ -6,21 +6,34 @@ import { DATA_FILES } from "../data/data_files.ts";
 import { dataDir as defaultDataDir } from "../data/data_dir.ts";
 import { datasetStats } from "../data/dataset_stats.ts";
 import { ensureDataFile } from "../data/download.ts";
+import { formatRankerAudit, rankerAudit } from "../data/ranker_audit.ts";
 import { pathProblem } from "../io/path_problem.ts";
 import { OperatingPoint } from "../model/operating_point.ts";
+import { modelSetup } from "../run/model_setup.ts";
+import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
 import { CliError, defineCommand, EXIT, opt, type Parsed, runCommand } from "./command.ts";
+import { checkModelIds, MODEL_OPTIONS } from "./sweep_args.ts";
 
 const _BUILDERS = { locomo: buildLocomo, longmemeval: buildLongMemEval };
 
 const _STATS_ONLY = ["dataset", "seed", "bank-size", "trace-load"] as const;
 
+const _AuditRanker = z.string().refine(
+  (id) => id in OFFLINE_RANKERS || (/^llm:.+/.test(id) && id !== "llm:self"),
+  `expected ${Object.keys(OFFLINE_RANKERS).join("|")}|llm:MODEL (llm:self is an agent's own ` +
+    "model and the audit has no agent)",
+);
+
 /** `deno task data`. */
 export const dataCommand = defineCommand({
   name: "data",
   summary: "download the benchmark files (LoCoMo, LongMemEval), or with --stats build the " +
-    "instances and print counts per dataset",
+    "instances and print counts and bank composition per dataset",
   description: "Without --stats: download every missing required file into the data directory " +
-    "and check its SHA-256. Licenses: LoCoMo CC BY-NC 4.0 (non-commercial); LongMemEval MIT.",
+    "and check its SHA-256. With --stats (seed 0, as sweeps) and --ranker: also audit where the " +
+    "ranker puts the first unit stating y* and y_adv (an LLM ranker answers from the response " +
+    "cache --cache, else asks --base-url). Licenses: LoCoMo CC BY-NC 4.0 (non-commercial); " +
+    "LongMemEval MIT.",
   options: {
     stats: opt.flag({
       description: "Build the instances and print counts instead of downloading.",
@@ -35,9 +48,9 @@ export const dataCommand = defineCommand({
       }),
     }),
     seed: opt.integer({
-      description: "With --stats: builder seed.",
+      description: "With --stats: builder seed (0, as sweeps).",
       example: "2",
-      default: 1,
+      default: 0,
       schema: z.number().int().min(0),
     }),
     "bank-size": opt.integer({
@@ -64,16 +77,35 @@ export const dataCommand = defineCommand({
       description: "Without --stats: also download the optional longmemeval_s.json (264 MB; " +
         "background distractors).",
     }),
+    ranker: opt.string({
+      description: "With --stats: audit this writing-stage ranker (implies --stats).",
+      placeholder: `${Object.keys(OFFLINE_RANKERS).join("|")}|llm:MODEL`,
+      example: "random",
+      defaultText: "none (no audit)",
+      schema: _AuditRanker,
+    }),
+    "base-url": {
+      ...MODEL_OPTIONS["base-url"],
+      description: "With an llm: --ranker: " + MODEL_OPTIONS["base-url"].description,
+    },
+    cache: MODEL_OPTIONS.cache,
   },
   examples: [
     "deno task data",
     "deno task data --stats --dataset locomo --bank-size 300",
+    "deno task data --stats --dataset locomo --ranker llm:gpt-5.4-mini",
   ],
   check(v, { given }) {
+    const building = v.stats || v.ranker !== undefined;
     for (const name of _STATS_ONLY) {
-      if (!v.stats && given(name)) throw new CliError(`--${name}: applies only with --stats`);
+      if (!building && given(name)) throw new CliError(`--${name}: applies only with --stats`);
     }
-    if (v.stats && v.withS) throw new CliError("--with-s: applies only without --stats");
+    if (building && v.withS) throw new CliError("--with-s: applies only without --stats");
+    const llm = v.ranker?.startsWith("llm:") ?? false;
+    for (const name of ["base-url", "cache"] as const) {
+      if (!llm && given(name)) throw new CliError(`--${name}: applies only with an llm: --ranker`);
+    }
+    checkModelIds({ ranker: v.ranker === undefined ? [] : [v.ranker] }, v.baseUrl);
   },
 });
 
@@ -85,7 +117,7 @@ async function _main(parsed: Parsed<typeof dataCommand.spec.options>): Promise<n
   if (problem && !(v.stats && /does not exist/.test(problem))) {
     throw new CliError(`--data-dir: ${problem}`);
   }
-  if (!v.stats) {
+  if (!v.stats && v.ranker === undefined) {
     let failed = 0;
     for (const file of Object.values(DATA_FILES)) {
       // The S split is 264 MB and only adds background distractors: fetch it on request.
@@ -103,34 +135,66 @@ async function _main(parsed: Parsed<typeof dataCommand.spec.options>): Promise<n
   }
   const { seed, bankSize, traceLoad } = v;
   const names = v.dataset.length > 0 ? v.dataset : Object.keys(_BUILDERS);
-  for (const name of names) {
-    const start = performance.now();
-    const built = await _BUILDERS[name as keyof typeof _BUILDERS]({
-      seed,
-      bankSize,
-      traceLoad,
-      dataDir: dir,
-    });
-    const ms = Math.round(performance.now() - start);
-    const s = datasetStats({ built });
-    const units = (u: { min: number; mean: number; max: number }) =>
-      `${u.min}-${u.max} (mean ${u.mean})`;
-    console.log(
-      `== ${name} (seed ${seed}, bank ${bankSize}, trace load ${traceLoad}; built in ${ms} ms)`,
-    );
-    console.log(`instances:        ${s.instances}`);
-    console.log(`categories:       ${JSON.stringify(s.categories)}`);
-    console.log(`answer kinds:     ${JSON.stringify(s.answerKinds)}`);
-    console.log(`target kinds:     ${JSON.stringify(s.targetKinds)}`);
-    console.log(`units helpful:    ${units(s.unitsHelpful)}`);
-    console.log(`units MINJA:      ${units(s.unitsMinja)}`);
-    console.log(
-      `units Sleeper:    ${units(s.unitsSleeper)}  styles ${JSON.stringify(s.sleeperStyles)}`,
-    );
-    console.log(`bank size:        ${units(s.bankSize)}`);
-    console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
+  const audit = v.ranker === undefined ? undefined : _auditRanker(v.ranker, v.baseUrl, v.cache);
+  try {
+    for (const name of names) await _stats({ name, seed, bankSize, traceLoad, dir, audit });
+  } finally {
+    audit?.close();
   }
   return EXIT.ok;
+}
+
+async function _stats(options: {
+  name: string;
+  seed: number;
+  bankSize: number;
+  traceLoad: number;
+  dir: string;
+  audit?: ReturnType<typeof _auditRanker>;
+}): Promise<void> {
+  const { name, seed, bankSize, traceLoad, dir, audit } = options;
+  const start = performance.now();
+  const built = await _BUILDERS[name as keyof typeof _BUILDERS]({
+    seed,
+    bankSize,
+    traceLoad,
+    dataDir: dir,
+  });
+  const ms = Math.round(performance.now() - start);
+  const s = datasetStats({ built });
+  const units = (u: { min: number; mean: number; max: number }) =>
+    `${u.min}-${u.max} (mean ${u.mean})`;
+  console.log(
+    `== ${name} (seed ${seed}, bank ${bankSize}, trace load ${traceLoad}; built in ${ms} ms)`,
+  );
+  console.log(`instances:        ${s.instances}`);
+  console.log(`categories:       ${JSON.stringify(s.categories)}`);
+  console.log(`answer kinds:     ${JSON.stringify(s.answerKinds)}`);
+  console.log(`target kinds:     ${JSON.stringify(s.targetKinds)}`);
+  console.log(`units helpful:    ${units(s.unitsHelpful)}`);
+  console.log(`units MINJA:      ${units(s.unitsMinja)}`);
+  console.log(
+    `units Sleeper:    ${units(s.unitsSleeper)}  styles ${JSON.stringify(s.sleeperStyles)}`,
+  );
+  console.log(`bank size:        ${units(s.bankSize)}`);
+  const b = s.bank;
+  console.log(
+    `bank records:     ${b.records}; channels user ${b.channels.user}, assistant ${b.channels.assistant}, ` +
+      `tool ${b.channels.tool}; trusted ${b.trusted}, verified ${b.verified}, stating numbers ${b.statingNumbers}`,
+  );
+  console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
+  if (audit !== undefined) {
+    const rows = await rankerAudit({ instances: built.instances, ranker: audit.ranker, seed });
+    console.log(formatRankerAudit({ ranker: audit.ranker.id, rows }));
+  }
+}
+
+/** The ranker `--ranker` names: an offline one, or `llm:MODEL` over the response cache. */
+function _auditRanker(id: string, baseUrl: string | undefined, cache: string) {
+  const offline = OFFLINE_RANKERS[id];
+  if (offline) return { ranker: offline, close: () => {} };
+  const models = modelSetup({ cachePath: cache, baseUrl });
+  return { ranker: models.rankerFactory(id, undefined)!, close: () => models.close() };
 }
 
 if (import.meta.main) await runCommand(dataCommand, _main);

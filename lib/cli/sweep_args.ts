@@ -6,11 +6,18 @@
 import { z } from "zod";
 import { PERSONAS } from "../agents/personas.ts";
 import { Attack } from "../model/instance.ts";
-import { OperatingPoint, PAPER_DEFAULTS, PolicyId, Stage } from "../model/operating_point.ts";
+import {
+  OFFLINE_RANKER,
+  OperatingPoint,
+  PAPER_DEFAULTS,
+  PolicyId,
+  Stage,
+} from "../model/operating_point.ts";
 import { TrialRow } from "../model/trial_row.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { DEFAULT_GRID, DEFAULT_POLICIES } from "../run/operating_points.ts";
 import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
+import { defaultRanker } from "../run/sweep.ts";
 import { BUILTIN_POLICIES } from "../stages/management/policies.ts";
 import { CliError, defineCommand, opt, type Values } from "./command.ts";
 
@@ -168,11 +175,12 @@ export const SWEEP_OPTIONS = {
     field: "OperatingPoint.fill",
   }),
   ranker: opt.string({
-    description: "Writing-stage ranker: an offline ranker, llm:self (each agent's own model) or " +
-      "llm:MODEL.",
+    description: "Writing-stage ranker: an offline ranker, llm:self (each agent's own model, the " +
+      "paper's) or llm:MODEL. A sweep that mixes the offline agent and model agents must name it.",
     placeholder: `${Object.keys(OFFLINE_RANKERS).join("|")}|llm:self|llm:MODEL`,
     example: "random",
-    default: PAPER_DEFAULTS.ranker,
+    defaultText:
+      `${PAPER_DEFAULTS.ranker} for llm: agents, ${OFFLINE_RANKER} for the offline agent`,
     schema: _Ranker,
     field: "OperatingPoint.ranker",
   }),
@@ -326,6 +334,14 @@ export function checkSweepPlan(
     fail("--model: is shorthand for --agent llm:MODEL; give --model or --agent, not both");
   }
   const agents = v.model !== undefined ? [`llm:${v.model}`] : v.agent;
+  if (v.ranker === undefined) {
+    // The library's default, decided here so a mix is refused before any client or file exists.
+    try {
+      defaultRanker({ agents: agents.map((id) => ({ id, simulated: !id.startsWith("llm:") })) });
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+  }
   if (v.ranker === "llm:self" && !agents.every((a) => a.startsWith("llm:"))) {
     fail(
       `--ranker llm:self: ranks with each agent's own model, but ${
@@ -337,13 +353,15 @@ export function checkSweepPlan(
     [given("model") ? "model" : "agent"]: agents,
     judge: [v.judge],
     writer: [v.writer],
-    ranker: [v.ranker],
+    ranker: v.ranker === undefined ? [] : [v.ranker],
   }, v.baseUrl);
   if (given("base-url") && !_usesModel({ ...v, agent: agents })) {
     fail(
       `--base-url: no model is used (agent ${
         agents.join(",")
-      }, judge ${v.judge}, writer ${v.writer}, ranker ${v.ranker}); add an llm: agent, judge, ` +
+      }, judge ${v.judge}, writer ${v.writer}, ranker ${
+        v.ranker ?? OFFLINE_RANKER
+      }); add an llm: agent, judge, ` +
         "writer or ranker",
     );
   }
@@ -382,7 +400,8 @@ export interface SweepArgs {
   k: number;
   bankSize: number;
   fill: "random" | "similarity";
-  ranker: string;
+  /** Writing-stage ranker; default `llm:self` for model agents, `usefulness` offline. */
+  ranker?: string;
   traceLoad: number;
   dataset: string;
   attacks: Attack[];
