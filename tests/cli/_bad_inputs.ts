@@ -3,7 +3,7 @@
  * on stderr naming the option (or file) and the value, exit code 2, no file written or changed,
  * no stack trace and no Rust panic. Each runs in a fresh directory holding the fixtures below;
  * paths in the arguments are relative to it. Against the CLIs as they were before
- * `lib/cli/command.ts` (commit c856ab6), 99 of these 206 failed (kinds overlap): 50 exited 0
+ * `lib/cli/command.ts` (commit c856ab6), 99 of the first 206 failed (kinds overlap): 50 exited 0
  * (options silently ignored; reproduce and notebooks took no options), 17 printed a stack trace
  * or a Rust panic, 51 left a file behind (.partial, an empty cache DB, figures).
  */
@@ -148,6 +148,7 @@ export const BAD_INPUTS: BadInput[] = [
   sweep(`${W} ${OUT} --judge llm:nosuch-model`, /--judge/),
   sweep(`${W} ${OUT} --ranker llm:nosuch-model`, /--ranker/),
   sweep(`${W} ${OUT} --model nosuch-model`, /--model/),
+  sweep(`${W} ${OUT} --agent reference,llm:fake-1 --base-url ${DEAD}`, /--ranker/),
   sweep(`${W} ${OUT} --model fake-1 --agent reference`, /--model|--agent/),
   sweep(`${W} ${OUT} --resume --retry-errors`, /--resume|--retry-errors/),
   sweep(`${W} ${OUT} --retry-errors`, /--retry-errors/),
@@ -266,6 +267,11 @@ export const BAD_INPUTS: BadInput[] = [
   { cli: "data", args: "--seed 3", names: /--seed/ },
   { cli: "data", args: "--dataset locomo", names: /--dataset/ },
   { cli: "data", args: "--stats --data-dir instances.json", names: /--data-dir/ },
+  { cli: "data", args: "--stats --ranker llm:self", names: /--ranker/ },
+  { cli: "data", args: "--stats --ranker bogus", names: /--ranker/ },
+  { cli: "data", args: "--stats --ranker llm:nosuch-model", names: /--ranker/ },
+  { cli: "data", args: `--stats --base-url ${DEAD}`, names: /--base-url/ },
+  { cli: "data", args: "--stats --ranker random --cache corrupt.sqlite", names: /--cache/ },
 
   // notebooks (names are checked before Jupyter is looked for)
   { cli: "notebooks", args: "nosuchnotebook", names: /nosuchnotebook/ },
