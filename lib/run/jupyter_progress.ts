@@ -48,6 +48,9 @@ export function jupyterProgress(options: {
     })).catch(() => {});
   };
   return {
+    extend(more) {
+      total += more;
+    },
     start(n) {
       total = n;
       started = performance.now();

@@ -1,0 +1,146 @@
+/**
+ * The record-level counterfactual figure: per operating point, the share of decisions undone by
+ * replacing one retrieved record, by the record's role, with intervals (the kit's addition).
+ */
+import * as Plot from "@observablehq/plot";
+import { composeFigure } from "./compose_figure.ts";
+import { createDocument } from "./dom.ts";
+import { _records, type FrameLike } from "./_metric_panels.ts";
+import { _withPanel, POLICY_ORDER } from "./figure3_stages.ts";
+
+/** The flip rates drawn, in legend order, with their colour and meaning. */
+export const FLIP_STYLE = {
+  flipRisk: {
+    label: "risk record removed: attack successes undone",
+    color: "#e8463a",
+  },
+  flipHelpful: {
+    label: "helpful record removed: correct answers lost",
+    color: "#4269d0",
+  },
+  flipBackground: {
+    label: "background record removed: decisions changed",
+    color: "#8a8a8a",
+  },
+} as const;
+
+/** The x column of each stage, with its axis label. */
+const STAGES = {
+  writing: { x: "thetaW", label: "writing coverage θw →" },
+  management: { x: "policy", label: "management policy" },
+  retrieval: { x: "thetaR", label: "retrieval exposure θr →" },
+} as const;
+
+/** Options of {@link counterfactualFigure}. */
+export interface CounterfactualFigureOptions {
+  /**
+   * Summaries with the flip-rate columns (`summarize(rows, { by: ["dataset", "attack", X] })` of
+   * a sweep run with `--counterfactual loo`), per stage; give the stages that were run.
+   */
+  summaries: Partial<Record<keyof typeof STAGES, FrameLike>>;
+  /** Agent backend named in the caption; default "offline reference agent". */
+  agentLabel?: string;
+  /** Confidence level the summaries used, for the caption; default 0.95. */
+  level?: number;
+  /** Document to draw into; default a fresh linkedom document. */
+  document?: Document;
+}
+
+function _chart(
+  document: Document,
+  records: Record<string, unknown>[],
+  x: string,
+  xLabel: string,
+  categories: readonly string[] | undefined,
+): Element {
+  const pos = (v: unknown) => categories ? categories.indexOf(String(v)) : Number(v);
+  const xs = [...new Set(records.map((r) => pos(r[x])))].sort((a, b) => a - b);
+  const step = xs.length > 1 ? Math.min(...xs.slice(1).map((p, i) => p - xs[i])) : 1;
+  const metrics = Object.keys(FLIP_STYLE) as (keyof typeof FLIP_STYLE)[];
+  const points = records.flatMap((r) =>
+    metrics.map((metric, i) => ({
+      panel: r.panel,
+      metric,
+      x: pos(r[x]) + (i - 1) * step * 0.18,
+      y: Number(r[metric]) * 100,
+      lo: Number(r[`${metric}Lo`]) * 100,
+      hi: Number(r[`${metric}Hi`]) * 100,
+    }))
+  ).filter((p) => Number.isFinite(p.y));
+  const color = (d: { metric: keyof typeof FLIP_STYLE }) => FLIP_STYLE[d.metric].color;
+  return Plot.plot({
+    document,
+    width: categories ? 330 : 360,
+    height: 70 + 150 * (new Set(records.map((r) => r.panel)).size || 1),
+    marginLeft: 48,
+    marginRight: 105,
+    marginBottom: 40,
+    style: { fontSize: "11px" },
+    x: categories
+      ? {
+        label: xLabel,
+        domain: [-0.5, categories.length - 0.5],
+        ticks: categories.map((_, i) => i),
+        tickFormat: (i: number) => categories[i] ?? "",
+        labelArrow: "none",
+      }
+      : { label: xLabel, ticks: 5, inset: 8 },
+    y: { label: "flip rate (%)", domain: [0, 100], grid: true, ticks: 5 },
+    fy: { label: null },
+    marks: [
+      Plot.frame({ stroke: "#ccc" }),
+      Plot.ruleX(points, { x: "x", y1: "lo", y2: "hi", fy: "panel", stroke: color }),
+      Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 2.5 }),
+    ],
+  });
+}
+
+/**
+ * Build the counterfactual figure: for each stage given, one chart with a panel per dataset and
+ * attack; at each operating point a dot per role (the flip rate) and a bar (its interval).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { counterfactualFigure } from "./counterfactual_figure.ts";
+ * const r = { dataset: "demo", attack: "minja", thetaR: 0.8, flipRisk: 0.6, flipRiskLo: 0.4, flipRiskHi: 0.8,
+ *   flipHelpful: 0.5, flipHelpfulLo: 0.3, flipHelpfulHi: 0.7, flipBackground: 0.05, flipBackgroundLo: 0.01, flipBackgroundHi: 0.1 };
+ * const figure = counterfactualFigure({ summaries: { retrieval: [r] } });
+ * assert.equal([...figure.querySelectorAll("svg")].filter((s) => s.hasAttribute("viewBox")).length, 1);
+ * assert.throws(() => counterfactualFigure({ summaries: {} }), /no summary/);
+ * ```
+ */
+export function counterfactualFigure(options: CounterfactualFigureOptions): Element {
+  const document = options.document ?? createDocument();
+  const charts = (Object.keys(STAGES) as (keyof typeof STAGES)[]).flatMap((stage) => {
+    const summary = options.summaries[stage];
+    if (summary === undefined) return [];
+    const records = _withPanel(_records(summary));
+    const { x, label } = STAGES[stage];
+    let categories: string[] | undefined;
+    if (stage === "management") {
+      const policies = [...new Set(records.map((r) => String(r.policy)))];
+      categories = [
+        ...POLICY_ORDER.filter((p) => policies.includes(p)),
+        ...policies.filter((p) => !POLICY_ORDER.includes(p)),
+      ];
+    }
+    return [_chart(document, records, x, label, categories)];
+  });
+  if (charts.length === 0) {
+    throw new RangeError(
+      "Cannot draw the counterfactual figure: no summary given (expected writing, management or retrieval)",
+    );
+  }
+  const level = Math.round((options.level ?? 0.95) * 100);
+  return composeFigure({
+    document,
+    charts,
+    title: "Record-level counterfactual per operating point",
+    subtitle: "Each retrieved record replaced in turn by the next background record (K unchanged).",
+    legend: Object.values(FLIP_STYLE).map(({ label, color }) => ({ label, color })),
+    caption: `Agent backend: ${
+      options.agentLabel ?? "offline reference agent"
+    }; agents pooled. Risk: share of attack successes (poisoned runs matching y_adv) that no longer match it; helpful: share of correct clean runs no longer correct; background: either, for a background record. Bars: ${level}% Wilson score interval over reruns. The kit's addition: the paper does not run it.`,
+  });
+}
