@@ -186,8 +186,10 @@ export function referenceAgent(options: {
             believed: draw(key, "believe", v.valueKey) < chance,
           };
         });
+      // A fixed order of the believed values (by their words, not by evidence) keeps the choice
+      // monotone: more evidence for a value only widens its share of the one draw.
       const believed = values.filter((v) => v.believed)
-        .toSorted((a, b) => b.evidence - a.evidence || a.value.localeCompare(b.value));
+        .toSorted((a, b) => a.value.localeCompare(b.value));
 
       let output = NO_ANSWER;
       let decision: ReferenceTrajectory["decision"] = "none";
