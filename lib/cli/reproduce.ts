@@ -2,6 +2,7 @@
  * `deno task reproduce`: run the experiment behind every figure and table (offline by default:
  * demo set, offline reference agent) and write figures/*.svg, figures/*.png and figures/*.csv.
  */
+import { SIMULATOR_CAVEAT } from "../agents/simulator_caveat.ts";
 import type { ExperimentResult } from "../experiments/stage_experiments.ts";
 import {
   asymmetricExposureExperiment,
@@ -144,10 +145,7 @@ async function main(): Promise<void> {
       fy: "fill",
       title: "Figure 6. Retrieval exposure by budget K and fill order (MINJA)",
       agentLabel: budget.agentLabel,
-      note: budget.rows.every((r) => r.simulated)
-        ? "The offline reference agent reads only records that assert an answer, so K and fill " +
-          "change nothing for it; a real model can be distracted by what fills the context."
-        : undefined,
+      note: budget.rows.every((r) => r.simulated) ? SIMULATOR_CAVEAT : undefined,
       width: 900,
     }),
     budget,
