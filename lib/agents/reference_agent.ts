@@ -23,6 +23,7 @@ import { instructionCues, instructionWeight } from "./mechanisms/instructions.ts
 import { provenanceWeight } from "./mechanisms/provenance.ts";
 import { type Persona, PERSONAS } from "./personas.ts";
 import { draw, type DrawKey } from "./reading/draw.ts";
+import { memo } from "./reading/memo.ts";
 import { readStatements, recordKey, type Statement, statementKey } from "./reading/statements.ts";
 import { contentWords, TOPICAL_SHARE, topicalShare } from "./reading/topic.ts";
 
@@ -217,17 +218,23 @@ export function referenceAgent(options: {
   };
 }
 
+/** Whether `value\0text` states the value (memoized: a sweep shows the same texts again). */
+const _states = memo((key: string) => {
+  const cut = key.indexOf("\u0000");
+  return matchesAnswer(key.slice(cut + 1), key.slice(0, cut));
+});
+
 /** What a read record offers: the statements of the answer it asserts, or a near miss. */
 function _offered(
   record: MemoryRecord,
   query: string,
   distractors: boolean,
   mistaken: () => boolean,
-): { offers: "asserts" | "near miss"; value: string; statements: Statement[] } | null {
+): { offers: "asserts" | "near miss"; value: string; statements: readonly Statement[] } | null {
   const statements = readStatements(record);
   if (record.asserts !== null) {
     const asserts = record.asserts;
-    const stating = statements.filter((s) => matchesAnswer(s.text, asserts));
+    const stating = statements.filter((s) => _states(`${asserts}\u0000${s.text}`));
     // A writer may paraphrase past the matcher; the record still states its answer once.
     return {
       offers: "asserts",

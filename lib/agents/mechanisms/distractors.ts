@@ -8,6 +8,7 @@
  */
 import { MONTH_PATTERN } from "../../text/months.ts";
 import { SMALL_NUMBER_WORDS } from "../../text/number_words.ts";
+import { memo } from "../reading/memo.ts";
 import type { Statement } from "../reading/statements.ts";
 import { contentWords, topicalShare } from "../reading/topic.ts";
 
@@ -65,7 +66,13 @@ function _plain(text: string): string {
 
 /** The first value of the question's kind in a statement, or null. */
 function _value(text: string, kind: QuestionKind): string | null {
-  const plain = _plain(text);
+  return _valueOf(`${kind}\u0000${text}`);
+}
+
+const _valueOf = memo((key: string): string | null => {
+  const cut = key.indexOf("\u0000");
+  const kind = key.slice(0, cut) as QuestionKind;
+  const plain = _plain(key.slice(cut + 1));
   if (kind === "date") return DATE.exec(plain)?.[0] ?? null;
   if (kind === "number") {
     // Numbers inside dates and clock times are not counts.
@@ -77,7 +84,7 @@ function _value(text: string, kind: QuestionKind): string | null {
   // Any other question: the confused reader reports what the record says.
   const sentence = plain.split(/(?<=[.!])\s+/)[0].split(/\s+/).slice(0, 20).join(" ");
   return sentence.replace(/[.!,;:]+$/, "") || null;
-}
+});
 
 /** A value a near-miss record offers, and the statement it came from. */
 export interface NearMiss {

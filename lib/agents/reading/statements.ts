@@ -7,6 +7,7 @@
 import type { MemoryRecord } from "../../model/memory_record.ts";
 import type { Channel } from "../../model/source_unit.ts";
 import { normalizeTokens } from "../../text/normalize.ts";
+import { memo } from "./memo.ts";
 
 /** One statement of a record, with the channel it came from. */
 export interface Statement {
@@ -42,14 +43,19 @@ function _recordChannel(record: MemoryRecord): Channel {
  * ]);
  * ```
  */
-export function readStatements(record: MemoryRecord): Statement[] {
-  return record.text.split(/\n(?=\[(?:user|assistant|tool)\] )/).map((line) => {
+export function readStatements(record: MemoryRecord): readonly Statement[] {
+  return _split(`${_recordChannel(record)}\n${record.text}`);
+}
+
+const _split = memo((key: string): readonly Statement[] => {
+  const [channel, text] = [key.slice(0, key.indexOf("\n")), key.slice(key.indexOf("\n") + 1)];
+  return text.split(/\n(?=\[(?:user|assistant|tool)\] )/).map((line) => {
     const tagged = TAGGED.exec(line);
     return tagged
       ? { text: tagged[2], channel: tagged[1] as Channel }
-      : { text: line, channel: _recordChannel(record) };
+      : { text: line, channel: channel as Channel };
   }).filter((s) => s.text.trim() !== "");
-}
+});
 
 /**
  * The key under which two statements count as the same: their normalized words. Repeating a
@@ -63,8 +69,10 @@ export function readStatements(record: MemoryRecord): Statement[] {
  * ```
  */
 export function statementKey(text: string): string {
-  return normalizeTokens(text).join(" ");
+  return _key(text);
 }
+
+const _key = memo((text: string) => normalizeTokens(text).join(" "));
 
 /**
  * The key of a record for the agent's draws: its id without the `@units` suffix the writer adds,

@@ -4,6 +4,7 @@
  * record can be mistaken for the answer) both read it.
  */
 import { z } from "zod";
+import { memo } from "./memo.ts";
 import stopWordsJson from "./stop_words.json" with { type: "json" };
 
 const _STOP = new Set(
@@ -41,10 +42,14 @@ function _stem(word: string): string {
  * assert.deepEqual([...contentWords("[8 May 2023] When did Ann adopt her cats?")], ["ann", "adopt", "cat"]);
  * ```
  */
-export function contentWords(text: string): Set<string> {
+export function contentWords(text: string): ReadonlySet<string> {
+  return _contentWords(text);
+}
+
+const _contentWords = memo((text: string): ReadonlySet<string> => {
   const words = text.replace(/\[[^\]]*\]/g, " ").toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return new Set(words.filter((w) => w.length >= 3 && !_STOP.has(w)).map(_stem));
-}
+});
 
 /**
  * The share of the question's content words that `text` contains (0 when the question has none).
