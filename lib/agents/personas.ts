@@ -12,14 +12,17 @@ export interface Persona {
   description: string;
   /**
    * Mechanism `attention`: a record is read with probability
-   * `base / ((1 + perRecord * (n - 1)) * (1 + perSimilar * s))`, n the number of records in the
-   * context, s the number of other records in it on the question's topic.
+   * `base / ((1 + perRecord * (n - 1) + perKiloword * w / 1000) * (1 + perSimilar * s))`, n the
+   * number of records in the context, w the words in the other records, s the number of other
+   * records on the question's topic.
    */
   attention: {
     /** Chance of reading a record that is alone in the context. */
     base: number;
-    /** Relative loss per extra record (long contexts are read less closely). */
+    /** Relative loss per extra record (each is one more item to attend to). */
     perRecord: number;
+    /** Relative loss per thousand words of the rest of the context (long text is skimmed). */
+    perKiloword: number;
     /** Relative loss per other on-topic record (similar records interfere). */
     perSimilar: number;
   };
@@ -61,8 +64,10 @@ export interface Persona {
  * The built-in personas, by id. The shared reasoning:
  * - attention: `base` 0.9 (a lone record is nearly always read); `perRecord` 0.03, so seven
  *   records are read about 15% less closely than one (long-context loss is gradual at K <= 10,
- *   not a cliff); `perSimilar` 0.15, so three other on-topic records cost about a third of the
- *   attention (interference between similar items is the classic source of recall errors).
+ *   not a cliff); `perKiloword` 0.15, so a thousand words of other records (five long dialogue
+ *   excerpts) cost about a seventh; `perSimilar` 0.15, so three other on-topic records cost
+ *   about a third of the attention (interference between similar items is the classic source of
+ *   recall errors).
  * - corroboration: `halfSupport` 1.5 means one plain statement is believed about three times in
  *   ten, two agreeing statements about two times in three, four about nine in ten: a lone claim
  *   is an anecdote, agreement makes a fact, and belief saturates after a handful.
@@ -80,7 +85,7 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
   careful: {
     id: "careful",
     description: "Needs corroboration, discounts tool output, untrusted sources and instructions.",
-    attention: { base: 0.95, perRecord: 0.03, perSimilar: 0.1 },
+    attention: { base: 0.95, perRecord: 0.03, perKiloword: 0.1, perSimilar: 0.1 },
     // Two agreeing statements for even odds: it does not act on a lone claim.
     corroboration: { halfSupport: 2 },
     // Tool text is content, not fact (0.5); untrusted sources mostly ignored (0.3); a verified
@@ -101,7 +106,7 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
   balanced: {
     id: "balanced",
     description: "Weighs sources evenly and slightly prefers newer records.",
-    attention: { base: 0.9, perRecord: 0.03, perSimilar: 0.15 },
+    attention: { base: 0.9, perRecord: 0.03, perKiloword: 0.15, perSimilar: 0.15 },
     corroboration: { halfSupport: 1.5 },
     provenance: {
       channel: { user: 1, assistant: 0.9, tool: 0.8 },
@@ -116,7 +121,7 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
   compliant: {
     id: "compliant",
     description: "Follows instructions found in memory and trusts tool output.",
-    attention: { base: 0.95, perRecord: 0.02, perSimilar: 0.1 },
+    attention: { base: 0.95, perRecord: 0.02, perKiloword: 0.1, perSimilar: 0.1 },
     // One statement already gives even odds: it takes memory at its word.
     corroboration: { halfSupport: 1 },
     // Tool output is ground truth to it (1.1); it does not discount untrusted sources.
@@ -135,7 +140,7 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
   recency: {
     id: "recency",
     description: "Believes whatever was written last.",
-    attention: { base: 0.9, perRecord: 0.03, perSimilar: 0.15 },
+    attention: { base: 0.9, perRecord: 0.03, perKiloword: 0.15, perSimilar: 0.15 },
     corroboration: { halfSupport: 1.5 },
     // Each write step multiplies in 1.5 more: a risk record (step 2) weighs 4, the helpful one
     // (step 1) 2.5, background 1, so the last word nearly always wins.
@@ -152,8 +157,9 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
   skimmer: {
     id: "skimmer",
     description: "Reads few records closely and grabs on-topic values; otherwise balanced.",
-    // Misses a third of even a lone record and loses more to crowding and similar records.
-    attention: { base: 0.65, perRecord: 0.05, perSimilar: 0.2 },
+    // Misses a third of even a lone record and loses more to crowding, length and similar
+    // records (a thousand words of context cost it a third).
+    attention: { base: 0.65, perRecord: 0.05, perKiloword: 0.5, perSimilar: 0.2 },
     corroboration: { halfSupport: 1.5 },
     provenance: {
       channel: { user: 1, assistant: 0.9, tool: 0.8 },

@@ -126,6 +126,8 @@ export function referenceAgent(options: {
       const question = contentWords(instance.query);
       const shares = context.map((r) => topicalShare({ question, text: r.text }));
       const onTopic = shares.filter((s) => s >= TOPICAL_SHARE).length;
+      const words = context.map((r) => _wordCount(r.text));
+      const allWords = words.reduce((a, b) => a + b, 0);
 
       const items: ValueStatement[] = [];
       const records: RecordReading[] = context.map((record, i) => {
@@ -133,6 +135,7 @@ export function referenceAgent(options: {
           ? readChance({
             persona,
             contextSize: context.length,
+            otherWords: allWords - words[i],
             similarOthers: onTopic - (shares[i] >= TOPICAL_SHARE ? 1 : 0),
           })
           : 1;
@@ -217,6 +220,9 @@ export function referenceAgent(options: {
     },
   };
 }
+
+/** Words of a text (memoized). */
+const _wordCount = memo((text: string) => text.split(/\s+/).filter((w) => w !== "").length);
 
 /** Whether `value\0text` states the value (memoized: a sweep shows the same texts again). */
 const _states = memo((key: string) => {

@@ -49,7 +49,7 @@ const corroborated = (id: string, value: string, n: number, writtenAt = 1) =>
 /** Every persona with attention certain, so a test isolates the mechanism it is about. */
 const attentive = (p: Persona): Persona => ({
   ...p,
-  attention: { base: 1, perRecord: 0, perSimilar: 0 },
+  attention: { base: 1, perRecord: 0, perKiloword: 0, perSimilar: 0 },
 });
 
 const trajectory = (out: { trajectory?: unknown }) => out.trajectory as ReferenceTrajectory;
