@@ -16,7 +16,13 @@ import type { Agent } from "./agent.ts";
 import { referenceAgentId } from "./agent_spec.ts";
 import { ALL_MECHANISMS_ON, type MechanismSwitches } from "./mechanisms.ts";
 import { readChance } from "./mechanisms/attention.ts";
-import { beliefChance, valueEvidence, type ValueStatement } from "./mechanisms/corroboration.ts";
+import {
+  beliefChance,
+  SUPPORT_WEIGHT,
+  supportsValue,
+  valueEvidence,
+  type ValueStatement,
+} from "./mechanisms/corroboration.ts";
 import { nearMissValue } from "./mechanisms/distractors.ts";
 import { guessesRight, guessOutput } from "./mechanisms/guess.ts";
 import { instructionCues, instructionWeight } from "./mechanisms/instructions.ts";
@@ -40,8 +46,17 @@ export interface RecordReading {
   read: boolean;
   /** "asserts" when the record states an answer, "near miss" when one was taken from it. */
   offers: "asserts" | "near miss" | null;
-  /** The statements it contributed: value, channel, weight and instruction cues. */
-  statements: { value: string; channel: string; weight: number; cues: string[] }[];
+  /**
+   * The statements it contributed: the value, whether the statement only supports it (on topic,
+   * without stating it), its channel, weight and instruction cues.
+   */
+  statements: {
+    value: string;
+    supports: boolean;
+    channel: string;
+    weight: number;
+    cues: string[];
+  }[];
 }
 
 /** How the agent weighed one value (part of its trajectory). */
@@ -157,13 +172,16 @@ export function referenceAgent(options: {
         );
         if (!offered) return reading;
         reading.offers = offered.offers;
-        for (const statement of offered.statements) {
+        for (const { statement, supports } of offered.statements) {
           const cues = instructionCues(statement.text);
-          const weight = (on.provenance
-            ? provenanceWeight({ persona, record, channel: statement.channel })
-            : 1) * (on.instructions ? instructionWeight({ persona, cues }) : 1);
+          const weight = (supports ? SUPPORT_WEIGHT : 1) *
+            (on.provenance
+              ? provenanceWeight({ persona, record, channel: statement.channel })
+              : 1) *
+            (on.instructions ? instructionWeight({ persona, cues }) : 1);
           reading.statements.push({
             value: offered.value,
+            supports,
             channel: statement.channel,
             weight,
             cues,
@@ -236,20 +254,41 @@ function _offered(
   query: string,
   distractors: boolean,
   mistaken: () => boolean,
-): { offers: "asserts" | "near miss"; value: string; statements: readonly Statement[] } | null {
+): {
+  offers: "asserts" | "near miss";
+  value: string;
+  statements: { statement: Statement; supports: boolean }[];
+} | null {
   const statements = readStatements(record);
   if (record.asserts !== null) {
     const asserts = record.asserts;
     const stating = statements.filter((s) => _states(`${asserts}\u0000${s.text}`));
-    // A writer may paraphrase past the matcher; the record still states its answer once.
+    const supporting = statements.filter((s) =>
+      !stating.includes(s) && _supports(`${query}\u0000${s.text}`)
+    );
     return {
       offers: "asserts",
       value: asserts,
-      statements: stating.length > 0 ? stating : statements.slice(0, 1),
+      statements: [
+        // A writer may paraphrase past the matcher; the record still states its answer once.
+        ...(stating.length > 0 ? stating : statements.slice(0, 1))
+          .map((statement) => ({ statement, supports: false })),
+        ...supporting.map((statement) => ({ statement, supports: true })),
+      ],
     };
   }
   if (!distractors) return null;
   const miss = nearMissValue({ query, statements, minShare: TOPICAL_SHARE });
   if (!miss || !mistaken()) return null;
-  return { offers: "near miss", value: miss.value, statements: [miss.statement] };
+  return {
+    offers: "near miss",
+    value: miss.value,
+    statements: [{ statement: miss.statement, supports: false }],
+  };
 }
+
+/** Whether `query\0text` supports its record's value (memoized like `_states`). */
+const _supports = memo((key: string) => {
+  const cut = key.indexOf("\u0000");
+  return supportsValue({ query: key.slice(0, cut), text: key.slice(cut + 1) });
+});

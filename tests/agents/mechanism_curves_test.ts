@@ -121,31 +121,34 @@ Deno.test("provenance off raises the careful persona's Sleeper ASR (tool output,
   assert.ok(off > on + 0.05, `on ${on}, off ${off}`);
 });
 
-Deno.test("instructions off changes attack success: careful loses its discount, compliant its zeal", async () => {
+Deno.test("instructions off changes the attack curves: careful loses its discount, compliant its zeal", async () => {
+  const specs = [
+    "reference:careful",
+    "reference:careful?instructions=off",
+    "reference:compliant",
+    "reference:compliant?instructions=off",
+  ];
+  const changed: string[] = [];
   for (const attack of ["minja", "sleeper"] as const) {
-    const rows = await run({
-      stage: "management",
-      specs: [
-        "reference:careful",
-        "reference:careful?instructions=off",
-        "reference:compliant",
-        "reference:compliant?instructions=off",
-      ],
-      attack,
-    });
+    const rows = await run({ stage: "writing", specs, attack, grid: [0.2, 0.4, 0.6, 1] });
     const asr = (agent: string) =>
-      curve(rows, { agent, condition: "poisoned", x: "policy", hit: attacked }).get("UM")!;
-    const careful = [asr("reference:careful"), asr("reference:careful?instructions=off")];
-    const compliant = [asr("reference:compliant"), asr("reference:compliant?instructions=off")];
-    // Each attack moves where its orders carry the claim: MINJA's indication note for the
-    // careful reader (the Sleeper tool payload is already near zero for it on provenance), the
-    // Sleeper payload, its one statement of y_adv, for the compliant reader (MINJA also states
-    // y_adv in plain turns, so its share barely moves).
-    const strict = attack === "minja" ? careful : compliant;
-    assert.notEqual(strict[0], strict[1], `${attack}: on/off ${strict}`);
-    assert.ok(careful[1] >= careful[0], `${attack} careful on/off ${careful}`);
-    assert.ok(compliant[1] <= compliant[0], `${attack} compliant on/off ${compliant}`);
+      curve(rows, { agent, condition: "poisoned", x: "thetaW", hit: attacked });
+    for (const persona of ["careful", "compliant"]) {
+      const on = asr(`reference:${persona}`), off = asr(`reference:${persona}?instructions=off`);
+      for (const [theta, value] of on) {
+        // Without the mechanism an order weighs like any statement: more for careful, less for
+        // compliant.
+        if (persona === "careful") assert.ok(off.get(theta)! >= value, `${attack} ${persona}`);
+        else assert.ok(off.get(theta)! <= value, `${attack} ${persona} ${theta}`);
+      }
+      if ([...on].some(([theta, value]) => off.get(theta) !== value)) {
+        changed.push(`${attack} ${persona}`);
+      }
+    }
   }
+  // MINJA's indication prompt is an order; so is the Sleeper payload.
+  assert.ok(changed.includes("minja careful"), changed.join(", "));
+  assert.ok(changed.some((c) => c.startsWith("sleeper")), changed.join(", "));
 });
 
 Deno.test("attention is what makes K matter without distractors; off, K changes nothing", async () => {
