@@ -154,6 +154,28 @@ Deno.test("corroboration: a sentence repeated word for word counts once", async 
   assert.equal(trajectory(out).values[0].count, 1);
 });
 
+Deno.test("corroboration: an on-topic statement that gives no value supports its record's value at half weight", async () => {
+  const p = attentive({
+    ...PERSONAS.balanced,
+    provenance: { ...PERSONAS.balanced.provenance, recencyPerStep: 0 },
+  });
+  const out = await referenceAgent({ persona: p }).answer({
+    instance,
+    context: [
+      rec("h", "4 pm", {
+        text: "[user] It is at 4 pm.\n[assistant] The team meeting keeps moving.\n" +
+          "[user] When is the team meeting? (see above)",
+      }),
+    ],
+    condition: "clean",
+    pairId: "p",
+    seed: 0,
+  });
+  const t = trajectory(out);
+  assert.deepEqual(t.records[0].statements.map((s) => s.supports), [false, true]);
+  assert.equal(t.values[0].evidence, 1 + 0.5 * 0.9); // user 1, assistant 0.9 at half weight
+});
+
 Deno.test("provenance: careful discounts an untrusted tool record that compliant believes", async () => {
   const tool = (seed: number) => [
     rec(`t${seed}`, "5 pm", {
