@@ -72,6 +72,7 @@ export * from "./agents/resolve_agents.ts";
 export * from "./agents/simulator_caveat.ts";
 export * from "./judges/judge.ts";
 export * from "./judges/deterministic_judge.ts";
+export * from "./judges/committed_answer.ts";
 export * from "./judges/judge_rows.ts";
 
 // Data
