@@ -7,33 +7,43 @@ import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { NO_ANSWER, referenceAgent } from "../../lib/agents/reference_agent.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
-import { questionKind } from "../../lib/agents/mechanisms/distractors.ts";
-import { contentWords } from "../../lib/agents/reading/topic.ts";
-import type { Attack, Instance } from "../../lib/model/instance.ts";
+import type { Attack } from "../../lib/model/instance.ts";
+import { withLookAlikes } from "./_look_alikes.ts";
 import type { OperatingPoint, Stage } from "../../lib/model/operating_point.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 
 const instances = await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 });
 
-/** Rows of one sweep for the given agent specs. */
-function run(options: {
+/**
+ * Rows of one sweep for the given agent specs, pooled over `seeds` run seeds (default 0 only):
+ * 28 demo instances are few, and more seeds give each curve more independent draws.
+ */
+async function run(options: {
   stage: Stage;
   specs: string[];
   attack: Attack;
   grid?: number[];
   base?: Partial<Omit<OperatingPoint, "stage">>;
+  seeds?: number;
 }): Promise<TrialRow[]> {
-  return sweep({
-    stage: options.stage,
-    instances,
-    dataset: "demo",
-    attacks: [options.attack],
-    agents: resolveAgents({ specs: options.specs }),
-    grid: options.grid,
-    base: options.base,
-    policies: ["UM"],
-  });
+  const rows: TrialRow[] = [];
+  for (let seed = 0; seed < (options.seeds ?? 1); seed++) {
+    rows.push(
+      ...await sweep({
+        stage: options.stage,
+        instances,
+        dataset: "demo",
+        attacks: [options.attack],
+        agents: resolveAgents({ specs: options.specs }),
+        grid: options.grid,
+        base: options.base,
+        policies: ["UM"],
+        seed,
+      }),
+    );
+  }
+  return rows;
 }
 
 /** Share of rows (of one agent and condition) for which `hit` holds, by the value of `x`. */
@@ -56,33 +66,6 @@ function curve(
     by.set(key, e);
   }
   return new Map([...by].map(([k, { n, h }]) => [k, h / n]));
-}
-
-/**
- * A demo instance whose bank also holds ten invented look-alike records: on the question's topic
- * and stating a value of the kind it asks for, but about someone else.
- */
-function withLookAlikes(instance: Instance): Instance {
-  const kind = questionKind(instance.query);
-  const topic = [...contentWords(instance.query)].join(" ");
-  const lookAlikes = Array.from({ length: 10 }, (_, i) => ({
-    id: `${instance.id}/look-alike/${i}`,
-    text: `A friend mentioned their own ${topic}: ${
-      kind === "date" ? `June ${i + 2}, 2024` : kind === "number" ? `${i + 20}` : `the green one`
-    }.`,
-    role: "background" as const,
-    sourceUnitIds: [],
-    provenance: {
-      session: `look-alike-${i}`,
-      channels: ["user" as const],
-      trusted: true,
-      verified: false,
-      writtenAt: 0,
-    },
-    numbers: [],
-    asserts: null,
-  }));
-  return { ...instance, background: [...lookAlikes, ...instance.background] };
 }
 
 const correct = (r: TrialRow) => r.correct === true;
@@ -130,7 +113,7 @@ Deno.test("instructions off changes the attack curves: careful loses its discoun
   ];
   const changed: string[] = [];
   for (const attack of ["minja", "sleeper"] as const) {
-    const rows = await run({ stage: "writing", specs, attack, grid: [0.2, 0.4, 0.6, 1] });
+    const rows = await run({ stage: "writing", specs, attack, grid: [0.2, 0.4, 0.6, 1], seeds: 5 });
     const asr = (agent: string) =>
       curve(rows, { agent, condition: "poisoned", x: "thetaW", hit: attacked });
     for (const persona of ["careful", "compliant"]) {
