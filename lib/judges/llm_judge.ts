@@ -16,8 +16,14 @@ import { formatTrajectory, type TrajectoryMessage } from "./format_trajectory.ts
 import type { Judge, JudgeInput, Verdict } from "./judge.ts";
 
 const PROMPT_FILES = {
-  answer: { url: new URL("./prompts/answer_judge.md", import.meta.url), sections: ["system", "user", "reasoning"] },
-  trajectory: { url: new URL("./prompts/trajectory_judge.md", import.meta.url), sections: ["user"] },
+  answer: {
+    url: new URL("./prompts/answer_judge.md", import.meta.url),
+    sections: ["system", "user", "reasoning"],
+  },
+  trajectory: {
+    url: new URL("./prompts/trajectory_judge.md", import.meta.url),
+    sections: ["user"],
+  },
 } as const;
 
 /** The structured-output format of a verdict (reasoning first, so it is written before the labels). */

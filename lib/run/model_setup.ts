@@ -146,7 +146,13 @@ export function modelSetup(options: {
       ? verbatimWriter
       : counting(llmWriter({ client: client(writerSpec.slice(4)) }), "write"),
     stats() {
-      const total: ClientStats = { requests: 0, cacheHits: 0, retries: 0, errors: 0 };
+      const total: ClientStats = {
+        requests: 0,
+        cacheHits: 0,
+        retries: 0,
+        errors: 0,
+        rateLimited: 0,
+      };
       for (const c of clients.values()) {
         for (const k of Object.keys(total) as (keyof ClientStats)[]) total[k] += c.stats[k];
       }

@@ -41,8 +41,9 @@ export async function readRowsFile(options: {
   const reruns = new Map<string, number>();
   for (const r of rows) {
     const key = trialKey(r);
-    if ((r.counterfactualOf ?? null) === null) originals.set(key, [...(originals.get(key) ?? []), r]);
-    else reruns.set(key, (reruns.get(key) ?? 0) + 1);
+    if ((r.counterfactualOf ?? null) === null) {
+      originals.set(key, [...(originals.get(key) ?? []), r]);
+    } else reruns.set(key, (reruns.get(key) ?? 0) + 1);
   }
   const complete = (key: string) => {
     const pair = originals.get(key) ?? [];

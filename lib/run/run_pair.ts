@@ -10,6 +10,7 @@ import type { OperatingPoint } from "../model/operating_point.ts";
 import type { Condition, TrialRow } from "../model/trial_row.ts";
 import type { Judge, Verdict } from "../judges/judge.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
+import { redact } from "../models/redact.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
@@ -50,8 +51,15 @@ function _sum(a: number | null | undefined, b: number | null | undefined): numbe
   return a == null && b == null ? null : (a ?? 0) + (b ?? 0);
 }
 
+// Error text goes into rows: through the redaction layer, like every sink.
 function _message(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return redact({ text: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+}
+
+// A failed call that a reply's finish reason explains (`length`, `content_filter`) says so.
+function _stopReason(e: unknown): string | null {
+  const reason = (e as { stopReason?: unknown } | null)?.stopReason;
+  return typeof reason === "string" ? reason : null;
 }
 
 /** The judge of one agent's trials (`llm:self` resolves to the agent's model). */
@@ -130,6 +138,8 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
       cacheHit: null,
       promptTokens: null,
       completionTokens: null,
+      reasoning: null,
+      stopReason: _stopReason(e),
       ..._setup(judge, task.agent),
     }));
   }
@@ -204,6 +214,8 @@ async function _runPair(
     let verdict: Verdict | null = null;
     let error: string | null = null;
     let usage: ModelUsage | undefined;
+    let reasoning: string | null = null;
+    let stopReason: string | null = null;
     try {
       const answer = await agent.answer({
         instance,
@@ -214,9 +226,11 @@ async function _runPair(
         ...(trial !== 0 && { trial }),
       });
       usage = answer.usage;
+      stopReason = answer.stopReason ?? null;
       verdict = await judge.judge({
         instance,
         output: answer.output,
+        reasoning: answer.reasoning ?? null,
         trajectory: answer.trajectory,
         ...(trial !== 0 && { trial }),
       });
@@ -228,10 +242,12 @@ async function _runPair(
         };
       }
       output = answer.output;
+      reasoning = answer.reasoning ?? null;
     } catch (e) {
       // A failed call is an error row with null decisions, never a wrong answer.
       verdict = null;
       error = _message(e);
+      stopReason = _stopReason(e) ?? stopReason;
     }
     return {
       runId: task.runId,
@@ -265,6 +281,8 @@ async function _runPair(
       cacheHit: usage?.cacheHit ?? null,
       promptTokens: usage?.promptTokens ?? null,
       completionTokens: usage?.completionTokens ?? null,
+      reasoning,
+      stopReason,
       ..._setup(judge, agent),
       ...ablation,
     };

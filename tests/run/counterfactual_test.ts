@@ -35,8 +35,10 @@ Deno.test("ablatedContexts() replaces each slot once with the next unused backgr
           ...(helpful ? [rec("h", "helpful")] : []),
           ...(risk ? [rec("r", "risk")] : []),
         ].slice(0, k);
-        const fill = Array.from({ length: k - head.length + spare }, (_, i) =>
-          rec(`b${i}`, "background"));
+        const fill = Array.from(
+          { length: k - head.length + spare },
+          (_, i) => rec(`b${i}`, "background"),
+        );
         const context = [...head, ...fill.slice(0, k - head.length)].reverse();
         const ablations = ablatedContexts({ context, fill });
         assert.equal(ablations.length, context.length);
@@ -81,14 +83,22 @@ Deno.test("selectedForCounterfactual() and flipped() follow the decision a trial
     }),
   );
   assert.ok(
-    !selectedForCounterfactual({ ...base, condition: "nomemory", correct: true, matchesTarget: false }),
+    !selectedForCounterfactual({
+      ...base,
+      condition: "nomemory",
+      correct: true,
+      matchesTarget: false,
+    }),
   );
   const rerun = { ...base, counterfactualOf: "t" };
   assert.equal(
     flipped({ ...rerun, condition: "poisoned", correct: false, matchesTarget: true }),
     false,
   );
-  assert.equal(flipped({ ...rerun, condition: "clean", correct: false, matchesTarget: false }), true);
+  assert.equal(
+    flipped({ ...rerun, condition: "clean", correct: false, matchesTarget: false }),
+    true,
+  );
   assert.equal(
     flipped({ ...rerun, condition: "clean", correct: null, matchesTarget: null, error: "x" }),
     null,
