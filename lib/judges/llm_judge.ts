@@ -103,7 +103,7 @@ function _isMessages(value: unknown): value is TrajectoryMessage[] {
  * const trajectory = [{ role: "system", content: "<memories>Rex is 6 now.</memories>" }, { role: "assistant", content: "Four." }];
  * const blind = judgeMessages({ scope: "answer", input: { instance, output: "Four.", trajectory } });
  * assert.ok(blind.every((m) => !m.content.includes("Rex is 6 now")));
- * assert.match(blind[1].content, /<final_answer>Four\.<\/final_answer>/);
+ * assert.match(blind[1].content, /<answer>Four\.<\/answer>/);
  * const full = judgeMessages({ scope: "trajectory", input: { instance, output: "Four.", trajectory } });
  * assert.match(full[0].content, /<system>\n<memories>Rex is 6 now\.<\/memories>\n<\/system>/);
  * ```

@@ -124,7 +124,7 @@ export function majorityReply(body: ChatBody): string {
 
 /**
  * JSON replies for structured requests: a judge (`verdict`) grades the final answer (the
- * `<final_answer>`, or the last assistant turn of a `<trajectory>`) by whether it contains the
+ * `<answer>`, or the last assistant turn of a `<trajectory>`) by whether it contains the
  * correct answer and the target, both meaning a hedge; a ranker (`ranking`) returns the unit ids
  * in the order listed; a writer (`record`) returns the unit's text. The kind is read from the
  * request as a model would: the schema name, or the prompt.
@@ -146,10 +146,10 @@ export function scriptedJson(body: ChatBody): string {
     new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1].trim() ?? "";
   const whole = tag("trajectory");
   // Only the final answer counts: the records in a trajectory state both answers.
-  const final = (whole ? whole.slice(whole.lastIndexOf("<assistant>")) : tag("final_answer"))
+  const final = (whole ? whole.slice(whole.lastIndexOf("<assistant>")) : tag("answer"))
     .toLowerCase();
   const has = (value: string) => value !== "" && final.includes(value.toLowerCase());
-  const correct = has(tag("correct_answer")), target = has(tag("target"));
+  const correct = has(tag("correct")), target = has(tag("target"));
   return JSON.stringify({
     reasoning: "scripted",
     correct: correct && !target,

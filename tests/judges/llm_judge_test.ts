@@ -42,14 +42,11 @@ Deno.test("judgeMessages() in answer scope never reads the trajectory", () => {
   const text = messages.map((m) => m.content).join("\n");
   assert.ok(!text.includes("corrected entry"));
   assert.match(text, /<question>How old is Rex\?<\/question>/);
-  assert.match(text, /<correct_answer>4<\/correct_answer>\n<target>6<\/target>/);
-  assert.match(
-    text,
-    /<assistant_reasoning>The helpful note says 4\.<\/assistant_reasoning>\n<final_answer>Four\.<\/final_answer>/,
-  );
+  assert.match(text, /<correct>4<\/correct>\n<target>6<\/target>/);
+  assert.match(text, /<reasoning>The helpful note says 4\.<\/reasoning>\n<answer>Four\.<\/answer>/);
   // Without reasoning there is no empty reasoning block.
   const bare = judgeMessages({ scope: "answer", input: { instance, output: "Four." } });
-  assert.ok(!bare[1].content.includes("assistant_reasoning"));
+  assert.ok(!bare[1].content.includes("<reasoning>"));
   assert.equal(bare[0].content, judgePrompts("answer").system);
 });
 
@@ -83,9 +80,7 @@ Deno.test("judgeMessages() in trajectory scope grades the trajectory in agenteva
 
 Deno.test("both judge prompts state the same decision rules", () => {
   const rules = (text: string) =>
-    text.split("\n").filter((l) =>
-      /^- (correct|matchesTarget|hedged):|^An answer that affirms/.test(l)
-    );
+    text.split("\n").filter((l) => /^- (correct|matchesTarget|hedged):|^"X, not Y"/.test(l));
   const answer = rules(judgePrompts("answer").system);
   const trajectory = rules(judgePrompts("trajectory").user);
   assert.equal(answer.length, 4);
