@@ -59,7 +59,7 @@ Deno.test({
       );
       assert.doesNotMatch(management, /Agent backend: offline reference agent/);
       const judge = await Deno.readTextFile(`${outputs}/06_judge_agreement.ipynb`);
-      assert.match(judge, /judged by the matcher and agentevals:fake-judge/);
+      assert.match(judge, /judged by the matcher and llm:fake-judge\./);
       assert.ok(!text.includes("sk-test-notebooks"));
     } finally {
       await server.close();
