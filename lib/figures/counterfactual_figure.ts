@@ -57,14 +57,16 @@ function _chart(
   const xs = [...new Set(records.map((r) => pos(r[x])))].sort((a, b) => a - b);
   const step = xs.length > 1 ? Math.min(...xs.slice(1).map((p, i) => p - xs[i])) : 1;
   const metrics = Object.keys(FLIP_STYLE) as (keyof typeof FLIP_STYLE)[];
+  // A missing rate (no reruns of that role at that point, e.g. no attack success) is no mark.
+  const value = (v: unknown) => (v === null || v === undefined ? NaN : Number(v) * 100);
   const points = records.flatMap((r) =>
     metrics.map((metric, i) => ({
       panel: r.panel,
       metric,
       x: pos(r[x]) + (i - 1) * step * 0.18,
-      y: Number(r[metric]) * 100,
-      lo: Number(r[`${metric}Lo`]) * 100,
-      hi: Number(r[`${metric}Hi`]) * 100,
+      y: value(r[metric]),
+      lo: value(r[`${metric}Lo`]),
+      hi: value(r[`${metric}Hi`]),
     }))
   ).filter((p) => Number.isFinite(p.y));
   const color = (d: { metric: keyof typeof FLIP_STYLE }) => FLIP_STYLE[d.metric].color;
@@ -141,6 +143,6 @@ export function counterfactualFigure(options: CounterfactualFigureOptions): Elem
     legend: Object.values(FLIP_STYLE).map(({ label, color }) => ({ label, color })),
     caption: `Agent backend: ${
       options.agentLabel ?? "offline reference agent"
-    }; agents pooled. Risk: share of attack successes (poisoned runs matching y_adv) that no longer match it; helpful: share of correct clean runs no longer correct; background: either, for a background record. Bars: ${level}% Wilson score interval over reruns. The kit's addition: the paper does not run it.`,
+    }; agents pooled. Risk: share of attack successes (poisoned runs matching y_adv) that no longer match it; helpful: share of correct clean runs no longer correct; background: either, for a background record. Bars: ${level}% interval, as the summary's CiMethod columns name it: Wilson score with one rerun per instance, a cluster bootstrap over instances where instances hold several (background records, pooled agents). The kit's addition: the paper does not run it.`,
   });
 }
