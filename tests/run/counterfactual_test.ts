@@ -222,3 +222,24 @@ Deno.test("counterfactual rows are deterministic and leave the ordinary rows unc
   assert.deepEqual(decisions(ordinary), decisions(plain));
   assert.ok(a.length > plain.length);
 });
+
+Deno.test("the progress bar counts counterfactual reruns as they are found", async () => {
+  let total = 0, done = 0;
+  const rows = await sweep({
+    stage: "retrieval",
+    grid: [1],
+    instances: demo.slice(0, 10),
+    dataset: "demo",
+    agents: resolveAgents({ specs: ["reference:compliant"] }),
+    counterfactual: "loo",
+    progress: {
+      start: (n) => void (total = n),
+      extend: (more) => void (total += more),
+      update: (n) => void (done = n),
+      stop() {},
+    },
+  });
+  assert.equal(done, rows.length);
+  assert.equal(total, rows.length);
+  assert.ok(rows.length > 2 * 2 * 10, "reruns were counted beyond the planned rows");
+});
