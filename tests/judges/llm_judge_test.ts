@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createTrajectoryLLMAsJudge } from "agentevals";
+import { formatTrajectory } from "../../lib/judges/format_trajectory.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import {
   judgeMessages,
@@ -170,4 +172,48 @@ Deno.test("selfJudge() judges each agent with its own model", async () => {
   } finally {
     await server.close();
   }
+});
+
+Deno.test("formatTrajectory() lays a trajectory out exactly as agentevals' trajectory judge does", async () => {
+  const messages = [
+    {
+      role: "system",
+      content: "<memories>\n[1] source: user; written: session 2\nRex is 4.\n</memories>",
+    },
+    { role: "user", content: "[Session 4, later than every session in memory]\nHow old is Rex?" },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [{
+        id: "c1",
+        type: "function",
+        function: { name: "search_memory", arguments: '{"query":"Rex"}' },
+      }],
+    },
+    { role: "tool", content: "Rex is 4.", tool_call_id: "c1" },
+    { role: "assistant", content: "Four." },
+  ];
+  let sent: { role: string; content: string }[] = [];
+  // agentevals calls `judge.chat.completions.create` with the formatted prompt: capture it.
+  const judge = {
+    chat: {
+      completions: {
+        create: (params: { messages: { role: string; content: string }[] }) => {
+          sent = params.messages;
+          const content = JSON.stringify({ reasoning: "captured", score: true });
+          return Promise.resolve({ choices: [{ message: { role: "assistant", content } }] });
+        },
+      },
+    },
+  };
+  const evaluator = createTrajectoryLLMAsJudge({
+    prompt: "<trajectory>\n{outputs}\n</trajectory>",
+    model: "m",
+    judge: judge as never,
+  });
+  await evaluator({ outputs: messages as never });
+  assert.equal(
+    sent.at(-1)!.content,
+    `<trajectory>\n${formatTrajectory({ messages })}\n</trajectory>`,
+  );
 });
