@@ -1,11 +1,13 @@
-/** CLI: trial rows (JSONL) to a summary table (CSV or Parquet) with paired bootstrap intervals. */
+/** CLI: trial rows (JSONL) to a summary table (CSV or Parquet) with intervals per metric. */
 import { parseArgs } from "node:util";
 import type pl from "nodejs-polars";
-import { _firstLineKeys } from "../stats/read_rows.ts";
+import { CI_CHOICES, type CiChoice } from "../stats/interval.ts";
+import { _firstRow } from "../stats/_scan_rows.ts";
+import { SUMMARY_METRICS } from "../stats/summarize.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
 
 const USAGE = "usage: deno task summarize --in rows.jsonl --out summary.csv|summary.parquet " +
-  "[--by col,...] [--resamples N] [--ci percentile|bca] [--seed N] [--level 0.95]";
+  `[--by col,...] [--resamples N] [--ci ${CI_CHOICES.join("|")}] [--seed N] [--level 0.95]`;
 
 /**
  * Run the CLI on `args`; returns the exit code. Bad input gives one line on stderr naming what
@@ -27,7 +29,7 @@ export function main(args: string[]): number {
         out: { type: "string" },
         by: { type: "string" },
         resamples: { type: "string", default: "10000" },
-        ci: { type: "string", default: "percentile" },
+        ci: { type: "string", default: "auto" },
         seed: { type: "string", default: "0" },
         level: { type: "string", default: "0.95" },
       },
@@ -46,18 +48,18 @@ export function main(args: string[]): number {
     const resamples = _int("--resamples", values.resamples!);
     if (resamples < 1) throw new RangeError(`--resamples must be at least 1, got ${resamples}`);
     const seed = _int("--seed", values.seed!);
-    const ci = values.ci;
-    if (ci !== "percentile" && ci !== "bca") {
-      throw new RangeError(`--ci must be percentile or bca, got ${ci}`);
+    const ci = values.ci as CiChoice;
+    if (!(CI_CHOICES as readonly string[]).includes(ci)) {
+      throw new RangeError(`--ci must be one of ${CI_CHOICES.join(", ")}, got ${ci}`);
     }
     const level = Number(values.level);
     if (!(level > 0 && level < 1)) {
       throw new RangeError(`--level must be in (0, 1), got ${values.level}`);
     }
     const by = values.by?.split(",").map((c) => c.trim()).filter((c) => c !== "");
-    const columns = _firstLineKeys(values.in);
+    const columns = Object.keys(_firstRow(values.in));
     for (const c of by ?? []) {
-      if (!columns.has(c)) {
+      if (!columns.includes(c)) {
         throw new RangeError(`--by column "${c}" does not exist in ${values.in}`);
       }
     }
@@ -65,6 +67,7 @@ export function main(args: string[]): number {
     if (format === "csv") summary.writeCSV(values.out);
     else summary.writeParquet(values.out);
     console.log(_table(summary));
+    console.log(_methods(summary));
     console.log(`wrote ${summary.height} rows to ${values.out}`);
     return 0;
   } catch (e) {
@@ -79,6 +82,15 @@ function _int(flag: string, text: string): number {
   return n;
 }
 
+/** Which interval method each metric used, over all rows. */
+function _methods(s: pl.DataFrame): string {
+  const parts = SUMMARY_METRICS.map((m) => {
+    const used = [...new Set(s.getColumn(`${m}CiMethod`).toArray().filter((v) => v !== null))];
+    return `${m} ${used.length ? used.join("/") : "-"}`;
+  });
+  return `intervals: ${parts.join(", ")}`;
+}
+
 /** Plain-text table: grouping columns that vary, pairs, errors, each metric as "est [lo, hi]". */
 function _table(s: pl.DataFrame): string {
   const metrics = ["cleanUtility", "poisonedUtility", "asr", "u0", "midAsr", "midUtility"];
@@ -90,7 +102,7 @@ function _table(s: pl.DataFrame): string {
     "u0Runs",
     "u0Errors",
     "seed",
-    ...metrics.flatMap((m) => [m, `${m}Lo`, `${m}Hi`]),
+    ...metrics.flatMap((m) => [m, `${m}Lo`, `${m}Hi`, `${m}CiMethod`]),
   ]);
   const keys = s.columns.filter((c) =>
     !hidden.has(c) && (s.height < 2 || s.getColumn(c).nUnique() > 1)
