@@ -8,7 +8,12 @@ import { bootstrapRatios } from "./bootstrap_ratios.ts";
 import type { CiChoice, CiMethod, Interval } from "./interval.ts";
 import { newcombeInterval } from "./newcombe_interval.ts";
 import { DEFAULT_GROUP_COLUMNS, OPERATING_POINT_COLUMNS } from "./summary_groups.ts";
-import { SUMMARY_METRIC_SPECS, type SummaryMetric, UNIT_INDICATORS } from "./summary_metrics.ts";
+import {
+  SUMMARY_METRIC_SPECS,
+  type SummaryMetric,
+  UNIT_INDICATORS,
+  type UnitTable,
+} from "./summary_metrics.ts";
 import { wilsonInterval } from "./wilson_interval.ts";
 
 /** Settings of a summary, defaults resolved. */
@@ -70,7 +75,11 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     .collectSync();
   _checkRepeats(pairs);
   const joined = col("_clean").eq(1).and(col("_poisoned").eq(1));
-  const complete = pairs.lazy().filter(joined.and(col("_bad").eq(0)));
+  // Units carry their indicators and, for each paired difference, the joint indicator (both
+  // 1), so the 2x2 table of a difference is known for clusters of any size.
+  const complete = pairs.lazy().filter(joined.and(col("_bad").eq(0))).withColumns(
+    ..._joints("pairs").map(([a, b, joint]) => col(a).mul(col(b)).alias(joint)),
+  );
 
   const groups = _sortedKeys(
     pairs.lazy().groupBy(G).agg(
@@ -80,7 +89,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     ),
     G,
   ).withRowIndex("_g");
-  const pairTypes = _types(complete, G, UNIT_INDICATORS.pairs, groups, "_g");
+  const pairTypes = _types(complete, G, _sums("pairs"), groups, "_g");
 
   // U0: error-free no-memory rows, matched on the grouping columns that are not operating-point
   // columns (a run without memory does not depend on them).
@@ -98,7 +107,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     "instanceId",
     col("correct").cast(pl.Int64).alias("correct"),
   );
-  const u0Types = _types(u0Units, U, UNIT_INDICATORS.nomemory, u0Groups, "_u");
+  const u0Types = _types(u0Units, U, _sums("nomemory"), u0Groups, "_u");
   const rows = groups.join(u0Groups, { on: U, how: "left", nullsEqual: true } as never)
     .sort("_g");
 
@@ -108,6 +117,8 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
   // The seed key of a group: its grouping values (as in earlier kit versions, [0] for none).
   const keyValues = (r: Record<string, unknown>, cols: readonly string[]) =>
     JSON.stringify(cols.length > 0 ? cols.map((c) => r[c] ?? null) : [0]);
+  const label = (r: Record<string, unknown>, cols: readonly string[]) =>
+    cols.length > 0 ? cols.map((c) => `${c}=${r[c] ?? null}`).join(", ") : "(all rows)";
   const u0Cache = new Map<number, Map<string, [Interval, CiMethod | null]>>();
   const empty: _Types = { m: [], w: [], sums: {} };
   for (const r of rows.toRecords()) {
@@ -117,7 +128,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
       SUMMARY_METRIC_SPECS.filter((m) => m.units === "pairs"),
       s,
       deriveSeed(s.seed, "summarize", keyValues(r, by)),
-      keyValues(r, by),
+      label(r, by),
     );
     const u = r._u === null || r._u === undefined ? null : Number(r._u);
     let u0Result = u === null ? null : u0Cache.get(u);
@@ -127,7 +138,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
         SUMMARY_METRIC_SPECS.filter((m) => m.units === "nomemory"),
         s,
         deriveSeed(s.seed, "summarize-u0", keyValues(r, u0Keys)),
-        keyValues(r, u0Keys),
+        label(r, u0Keys),
       );
       u0Cache.set(u, u0Result);
     }
@@ -169,6 +180,21 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
   );
   const keys = by.length > 0 ? rows.select(...by).getColumns() : [];
   return pl.DataFrame([...keys, ...series]);
+}
+
+/** `[first, second, joint column]` of every paired difference over `units`. */
+function _joints(units: UnitTable): [string, string, string][] {
+  return SUMMARY_METRIC_SPECS.filter((m) => m.units === units && m.kind === "difference")
+    .map((m) => [m.indicators[0], m.indicators[1], _joint(m)]);
+}
+
+function _joint(m: SummaryMetric): string {
+  return `_both_${m.indicators[0]}_${m.indicators[1]}`;
+}
+
+/** The per-cluster sums a unit table's types carry: its indicators and joint indicators. */
+function _sums(units: UnitTable): string[] {
+  return [...new Set([...UNIT_INDICATORS[units], ..._joints(units).map(([, , j]) => j)])];
 }
 
 /** Throw if a clean or poisoned row repeats a pair trial (pairId, trial) within a group. */
@@ -275,7 +301,7 @@ function _intervals(
       const x = num.reduce((a, v, i) => a + v * t.w[i], 0);
       result.set(m.name, [wilsonInterval({ successes: x, trials: units, level: s.level }), method]);
     } else if (method === "newcombe") {
-      result.set(m.name, [_newcombe(t, m, s.level), method]);
+      result.set(m.name, [_newcombe(t, m, s.level, 1), method]);
     } else if (s.ci === "auto" && num.every((v, i) => v * t.m[0] === num[0] * t.m[i])) {
       // Every instance has the same value: the bootstrap has no spread and would give a
       // zero-width interval. Score interval with one observation per instance instead.
@@ -313,30 +339,40 @@ function _method(
   if (clustered) {
     throw new RangeError(
       `Cannot summarize with --ci ${ci}: score intervals need one pair per instance, but ` +
-        `instances of group ${groupKey} hold several (repeated trials, or operating points ` +
+        `instances hold several in group ${groupKey} (repeated trials, or operating points ` +
         `pooled by --by); use --ci auto or bca, which resample instances as clusters`,
     );
   }
   return m.ci;
 }
 
-/** Newcombe's method 10 from one-unit clusters: each type is one pair's (first, second). */
-function _newcombe(t: _Types, m: SummaryMetric, level: number): Interval {
-  const [a, b] = m.indicators;
-  const cells = [0, 0, 0, 0]; // both, first only, second only, neither
+/**
+ * Newcombe's method 10 from the paired 2x2 table of a difference, summed over clusters and
+ * scaled by `scale` (1, or instances / units for one observation per instance).
+ */
+function _newcombe(t: _Types, m: SummaryMetric, level: number, scale: number): Interval {
+  const [a, b] = m.indicators, joint = _joint(m);
+  let first = 0, second = 0, both = 0, units = 0;
   for (let i = 0; i < t.w.length; i++) {
-    const x = t.sums[a][i], y = t.sums[b][i];
-    cells[x && y ? 0 : x ? 1 : y ? 2 : 3] += t.w[i];
+    first += t.w[i] * t.sums[a][i];
+    second += t.w[i] * t.sums[b][i];
+    both += t.w[i] * t.sums[joint][i];
+    units += t.w[i] * t.m[i];
   }
-  const [both, firstOnly, secondOnly, neither] = cells;
-  return newcombeInterval({ both, firstOnly, secondOnly, neither, level });
+  return newcombeInterval({
+    both: both * scale,
+    firstOnly: (first - both) * scale,
+    secondOnly: (second - both) * scale,
+    neither: (units - first - second + both) * scale,
+    level,
+  });
 }
 
 /**
- * The score interval over instances when every instance has the same value: each instance is
- * one observation with that value (the most conservative reading of the trials' correlation),
- * so 0 of 3 trials in each of 100 instances gets the interval of 0 of 100. A difference uses
- * the square-and-add interval of the two shares with zero correlation.
+ * The score interval with the instances as sample size, when every instance has the same value
+ * (so the cluster bootstrap has no spread): the counts are scaled by instances / units, the
+ * largest design effect trials can have (identical trials), so 0 of 3 trials in each of 100
+ * instances gets the interval of 0 of 100, and identical trials the one-trial interval.
  */
 function _perInstance(
   t: _Types,
@@ -345,19 +381,11 @@ function _perInstance(
   units: number,
   level: number,
 ): [Interval, CiMethod] {
-  const share = (ind: string) => t.sums[ind].reduce((a, v, i) => a + v * t.w[i], 0) / units;
-  const wilson = (p: number) =>
-    wilsonInterval({ successes: Math.min(instances, p * instances), trials: instances, level });
-  if (m.kind === "proportion") {
-    const r = wilson(share(m.indicators[0]));
-    return [{ ...r, estimate: share(m.indicators[0]) }, "wilson-instances"];
+  const scale = instances / units;
+  if (m.kind === "difference") {
+    return [_newcombe(t, m, level, scale), "newcombe-instances"];
   }
-  const pa = share(m.indicators[0]), pb = share(m.indicators[1]);
-  const wa = wilson(pa), wb = wilson(pb);
-  const theta = pa - pb;
-  return [{
-    estimate: theta,
-    lo: Math.max(-1, theta - Math.hypot(pa - wa.lo, wb.hi - pb)),
-    hi: Math.min(1, theta + Math.hypot(wa.hi - pa, pb - wb.lo)),
-  }, "newcombe-instances"];
+  const x = t.sums[m.indicators[0]].reduce((a, v, i) => a + v * t.w[i], 0);
+  const r = wilsonInterval({ successes: Math.min(instances, x * scale), trials: instances, level });
+  return [{ ...r, estimate: x / units }, "wilson-instances"];
 }

@@ -153,6 +153,17 @@ Deno.test("summarize() gives 0 of 100 instances x 3 trials the interval of 0 of 
   assert.equal(s.cleanUtilityCiMethod, "bca");
 });
 
+Deno.test("summarize(): identical trials without bootstrap spread get the one-trial score interval", () => {
+  const three = summarize(trialRows(), {}).toRecords()[0];
+  const one = summarize(trialRows().filter((r) => r.trial === 0), {}).toRecords()[0];
+  // Clean utility is 1 in every trial; MID_utility is 1 - 1[poisoned correct] = 1 everywhere.
+  for (const m of ["cleanUtility", "midUtility"]) {
+    assert.match(String(three[`${m}CiMethod`]), /-instances$/);
+    assert.equal(three[`${m}Lo`], one[`${m}Lo`], m);
+    assert.equal(three[`${m}Hi`], one[`${m}Hi`], m);
+  }
+});
+
 Deno.test("summarize() names the row and column of a value of the wrong type", () => {
   const bad = (patch: Record<string, unknown>, k = 3) =>
     rows.map((r, i) => i === k ? { ...r, ...patch } : r);
