@@ -32,7 +32,7 @@ const col = pl.col;
 export const _COUNTERS = ["pairs", "instances", "errors", "unpaired", "u0Runs", "u0Errors", "seed"];
 
 /** Cluster types of one group of one unit table: `w[t]` clusters of size `m[t]` and sums. */
-interface _Types {
+export interface _Types {
   m: number[];
   w: number[];
   /** Per indicator, the per-type sum over the cluster's units. */
@@ -273,8 +273,11 @@ function _types(
   return out;
 }
 
-/** Intervals of one group's metrics over one unit table, with the method each used. */
-function _intervals(
+/**
+ * Intervals of one group's metrics over one unit table, with the method each used (exported
+ * for tests/bench/interval_coverage.ts, which measures this rule's coverage).
+ */
+export function _intervals(
   t: _Types,
   metrics: readonly SummaryMetric[],
   s: _Settings,
