@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { newcombeInterval } from "../../lib/stats/newcombe_interval.ts";
 import { summarize } from "../../lib/stats/summarize.ts";
+import { wilsonInterval } from "../../lib/stats/wilson_interval.ts";
 import { type HandRow, pair } from "./_rows.ts";
 
 // Agent a, thetaW 0.5: four instances. [correct, matchesTarget] per side.
@@ -81,6 +83,21 @@ Deno.test("summarize() point estimates equal direct counts on hand-built rows", 
       assert.ok(lo <= est && est <= hi, `${m} interval brackets estimate`);
     }
   }
+});
+
+Deno.test("summarize() intervals are the Wilson and Newcombe intervals of the group's counts", () => {
+  const half = summarize(rows, {}).toRecords().find((r) => r.thetaW === 0.5)!;
+  const wilson = wilsonInterval({ successes: 2, trials: 4 });
+  assert.deepEqual([half.cleanUtilityLo, half.cleanUtilityHi], [wilson.lo, wilson.hi]);
+  assert.equal(half.cleanUtilityCiMethod, "wilson");
+  const u0 = wilsonInterval({ successes: 1, trials: 4 });
+  assert.deepEqual([half.u0Lo, half.u0Hi], [u0.lo, u0.hi]);
+  // MID_asr pairs: p1 poisoned only, p3 both, p2 and p4 neither.
+  const mid = newcombeInterval({ both: 1, firstOnly: 1, secondOnly: 0, neither: 2 });
+  assert.deepEqual([half.midAsr, half.midAsrLo, half.midAsrHi], [mid.estimate, mid.lo, mid.hi]);
+  assert.equal(half.midAsrCiMethod, "newcombe");
+  const boot = summarize(rows, { ci: "bca", resamples: 200 }).toRecords()[0];
+  assert.equal(boot.asrCiMethod, "bca");
 });
 
 Deno.test("summarize() names a missing --by column and a missing required column", () => {
