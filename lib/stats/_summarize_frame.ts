@@ -53,15 +53,20 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     ? col("trial").fillNull(0).cast(pl.Int64)
     : pl.lit(0).cast(pl.Int64);
   const lf = df.lazy().withColumns(pl.lit(0).cast(pl.Int64).alias(ALL), trial.alias("trial"));
-  const condition = col("condition").cast(pl.Utf8);
-  const isClean = condition.eq(pl.lit("clean")), isPoisoned = condition.eq(pl.lit("poisoned"));
+  // The condition compared as it is stored (Categorical), once per row. (A third, unused flag
+  // column here makes nodejs-polars 0.25.2's projection pushdown lose the key columns.)
+  const flagged = lf.withColumns(
+    col("condition").eq(pl.lit("clean")).alias("_isClean"),
+    col("condition").eq(pl.lit("poisoned")).alias("_isPoisoned"),
+  );
+  const isClean = col("_isClean"), isPoisoned = col("_isPoisoned");
   // An error row: an error message, or a decision the judge did not give.
   const bad = col("error").isNotNull().or(col("correct").isNull()).or(
     col("matchesTarget").isNull(),
   );
 
   // One row per (every grouping column, instanceId, pairId, trial): a pair trial and its twins.
-  const pairs = lf.filter(isClean.or(isPoisoned))
+  const pairs = flagged.filter(isClean.or(isPoisoned))
     .groupBy([...new Set([ALL, ...full, "instanceId", "pairId", "trial"])])
     .agg(
       isClean.sum().alias("_clean"),
@@ -93,7 +98,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
 
   // U0: error-free no-memory rows, matched on the grouping columns that are not operating-point
   // columns (a run without memory does not depend on them).
-  const nomemory = lf.filter(condition.eq(pl.lit("nomemory")))
+  const nomemory = lf.filter(col("condition").eq(pl.lit("nomemory")))
     .withColumns(col("error").isNotNull().or(col("correct").isNull()).alias("_bad"));
   const u0Groups = _sortedKeys(
     nomemory.groupBy(U).agg(
