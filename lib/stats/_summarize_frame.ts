@@ -47,8 +47,12 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
   const present = df.columns;
   const full = [...new Set([...by, ...DEFAULT_GROUP_COLUMNS.filter((c) => present.includes(c))])];
   const u0Keys = by.filter((c) => !(OPERATING_POINT_COLUMNS as readonly string[]).includes(c));
+  // A column with one value in every row cannot split a group: Polars groups on the others
+  // (a sweep file varies 3 or 4 of its 13 grouping columns), and the value is put back after.
+  const constant = _constantColumns(df, full);
+  const varies = (c: string) => !constant.has(c);
   // Group keys carry a constant column so that no grouping (`by: []`) is one group.
-  const G = [...new Set([ALL, ...by])], U = [...new Set([ALL, ...u0Keys])];
+  const G = [ALL, ...by.filter(varies)], U = [ALL, ...u0Keys.filter(varies)];
   const trial = present.includes("trial")
     ? col("trial").fillNull(0).cast(pl.Int64)
     : pl.lit(0).cast(pl.Int64);
@@ -67,7 +71,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
 
   // One row per (every grouping column, instanceId, pairId, trial): a pair trial and its twins.
   const pairs = flagged.filter(isClean.or(isPoisoned))
-    .groupBy([...new Set([ALL, ...full, "instanceId", "pairId", "trial"])])
+    .groupBy([ALL, ...full.filter(varies), "instanceId", "pairId", "trial"])
     .agg(
       isClean.sum().alias("_clean"),
       isPoisoned.sum().alias("_poisoned"),
@@ -114,7 +118,8 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
   );
   const u0Types = _types(u0Units, U, _sums("nomemory"), u0Groups, "_u");
   const rows = groups.join(u0Groups, { on: U, how: "left", nullsEqual: true } as never)
-    .sort("_g");
+    .sort("_g")
+    .withColumns(...[...constant].map(([c, value]) => value.alias(c)));
 
   const out: Record<string, (number | string | null)[]> = {};
   const push = (name: string, v: number | string | null) =>
@@ -200,6 +205,21 @@ function _joint(m: SummaryMetric): string {
 /** The per-cluster sums a unit table's types carry: its indicators and joint indicators. */
 function _sums(units: UnitTable): string[] {
   return [...new Set([...UNIT_INDICATORS[units], ..._joints(units).map(([, , j]) => j)])];
+}
+
+/** Columns of `cols` with a single value (null included) in every row, as literals. */
+function _constantColumns(df: pl.DataFrame, cols: readonly string[]): Map<string, pl.Expr> {
+  const out = new Map<string, pl.Expr>();
+  if (df.height === 0 || cols.length === 0) return out;
+  const counts = df.select(...cols.map((c) => col(c).nUnique().alias(c))).toRecords()[0];
+  const single = cols.filter((c) => Number(counts[c]) === 1);
+  if (single.length === 0) return out;
+  const first = _utf8(df.select(...single).head(1), single);
+  for (const c of single) {
+    const series = first.getColumn(c);
+    out.set(c, pl.lit(series.toArray()[0] ?? null).cast(series.dtype));
+  }
+  return out;
 }
 
 /** Throw if a clean or poisoned row repeats a pair trial (pairId, trial) within a group. */
