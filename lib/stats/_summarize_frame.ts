@@ -71,7 +71,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
 
   // One row per (every grouping column, instanceId, pairId, trial): a pair trial and its twins.
   const pairs = flagged.filter(isClean.or(isPoisoned))
-    .groupBy([ALL, ...full.filter(varies), "instanceId", "pairId", "trial"])
+    .groupBy([...new Set([ALL, ...full.filter(varies), "instanceId", "pairId", "trial"])])
     .agg(
       isClean.sum().alias("_clean"),
       isPoisoned.sum().alias("_poisoned"),
@@ -112,8 +112,7 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     U,
   ).withRowIndex("_u");
   const u0Units = nomemory.filter(col("_bad").not()).select(
-    ...U,
-    "instanceId",
+    ...new Set([...U, "instanceId"]),
     col("correct").cast(pl.Int64).alias("correct"),
   );
   const u0Types = _types(u0Units, U, _sums("nomemory"), u0Groups, "_u");
@@ -267,7 +266,7 @@ function _types(
   groups: pl.DataFrame,
   index: string,
 ): Map<number, _Types> {
-  const clusters = units.groupBy([...keys, "instanceId"]).agg(
+  const clusters = units.groupBy([...new Set([...keys, "instanceId"])]).agg(
     pl.len().alias("_m"),
     ...indicators.map((i) => col(i).sum().cast(pl.Int64).alias(i)),
   );
