@@ -142,7 +142,8 @@ const _ACCEPTS: Record<_Kind, (variant: string) => boolean> = {
   string: (v) => v === "String" || v === "Utf8" || v === "Categorical" || v === "Null",
   boolean: (v) => v === "Bool" || v === "Null",
   number: (v) => _NUMERIC.has(v) || v === "Null",
-  integer: (v) => (_NUMERIC.has(v) && !v.startsWith("Float")) || v === "Null",
+  // Floats are accepted where every value is whole (JS numbers read into a frame are Float64).
+  integer: (v) => _NUMERIC.has(v) || v === "Null",
 };
 
 /**
@@ -156,6 +157,15 @@ export function _frameFromFrame(df: pl.DataFrame, kinds: Record<string, _Kind>):
       throw new TypeError(
         `Cannot summarize: column "${c}" must hold ${kind} values, got dtype ${variant}`,
       );
+    }
+    if (kind === "integer" && variant.startsWith("Float")) {
+      const odd = df.lazy().withRowIndex("_row").filter(pl.col(c).floor().neq(pl.col(c)))
+        .head(1).collectSync().toRecords();
+      if (odd.length > 0) {
+        throw new TypeError(
+          `Cannot summarize: row ${Number(odd[0]._row) + 1}, ${_misfit(c, kind, odd[0][c])}`,
+        );
+      }
     }
     const dtype = _dtype(kind, c);
     return kind === "string"

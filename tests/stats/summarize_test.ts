@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import pl from "nodejs-polars";
 import { newcombeInterval } from "../../lib/stats/newcombe_interval.ts";
 import { summarize } from "../../lib/stats/summarize.ts";
 import { wilsonInterval } from "../../lib/stats/wilson_interval.ts";
@@ -203,6 +204,19 @@ Deno.test("summarize() names the row and column of a value of the wrong type", (
   assert.throws(
     () => summarize(rows, { ci: "xx" as never }),
     /ci must be one of auto, wilson, newcombe, percentile, bca, got xx/,
+  );
+});
+
+Deno.test("summarize() of a frame checks and casts the column dtypes", () => {
+  const frame = pl.readRecords(rows.map((r) => ({ ...r, trial: 0 })));
+  assert.equal(String(frame.getColumn("trial").dtype), String(pl.Float64)); // JS numbers
+  assert.deepEqual(summarize(frame, {}).toRecords(), summarize(rows, {}).toRecords());
+  const odd = pl.readRecords(rows.map((r, i) => ({ ...r, trial: i === 2 ? 0.5 : 0 })));
+  assert.throws(() => summarize(odd, {}), /row 3, column "trial": expected a whole number/);
+  const text = frame.withColumns(pl.col("correct").cast(pl.Utf8));
+  assert.throws(
+    () => summarize(text, {}),
+    /column "correct" must hold boolean values, got dtype String/,
   );
 });
 
