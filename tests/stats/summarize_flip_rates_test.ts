@@ -70,9 +70,11 @@ Deno.test("summarize() adds flip rates by role from counterfactual reruns, and p
   assert.equal(s.flipBackgroundCiMethod, "bca");
   assert.ok(Number(s.flipBackgroundHi) > Number(s.flipBackgroundLo));
   assert.equal(s.rerunErrors, 0);
-  // Without reruns, no flip columns.
+  // Without reruns, no flip columns, and every other column is the same.
   const plain = summarize(rows.filter((r) => r.counterfactualOf === null), { by: ["agent"] });
   assert.ok(!plain.columns.includes("flipRisk"));
+  const ordinary = plain.toRecords()[0];
+  for (const [column, value] of Object.entries(ordinary)) assert.equal(s[column], value, column);
 });
 
 Deno.test("summarizeFile() reads the counterfactual columns and agrees with summarize()", async () => {
