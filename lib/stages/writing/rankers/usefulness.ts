@@ -28,21 +28,25 @@ const IMPERATIVE =
   /^(?:please|remember|note|save|store|ignore|make sure|keep in mind|don't|do not|always|never|from now on)\b/i;
 
 /**
- * Function words: the grammar any two English sentences share. Two units that share only these
- * do not say the same thing, so redundancy is measured on the other words.
+ * Stop words: the English stop-word list of NLTK (the list most text tools use), as the ranker
+ * tokenizes it (`tokenWords` splits "don't" into "don" and "t"; words under three letters are
+ * dropped anyway). Two units that share only these do not say the same thing.
  */
-const FUNCTION_WORDS = new Set(
-  ("the and but nor yet for from with about into onto over under after before between through " +
-    "during without within out off mine myself our ours you your yours him his her hers its " +
-    "they them their theirs this that these those are was were been being have has had having " +
-    "does did doing will would shall should can could may might must not there here what which " +
-    "who whom whose when where why how all any some each both just also too very than then")
+const STOP_WORDS = new Set(
+  ("myself our ours ourselves you your yours yourself yourselves him his himself she her " +
+    "hers herself its itself they them their theirs themselves what which who whom this that " +
+    "these those are was were been being have has had having does did doing the and but " +
+    "because until while for with about against between into through during before after " +
+    "above below from down out off over under again further then once here there when where " +
+    "why how all any both each few more most other some such nor not only own same than too " +
+    "very can will just don should now ain aren couldn didn doesn hadn hasn haven isn mightn " +
+    "mustn needn shan shouldn wasn weren won wouldn")
     .split(" "),
 );
 
 /**
  * The content words of a unit's text, scaffolding stripped: its lower-case words, without
- * function words and without words under three letters that are not numbers ("a", "is", the
+ * stop words (`STOP_WORDS`) and words under three letters that are not numbers ("a", "is", the
  * "m" of "I'm"). Numbers stay: a repeated date or count is a repeated statement.
  *
  * @example
@@ -55,7 +59,7 @@ const FUNCTION_WORDS = new Set(
 export function contentWords(text: string): ReadonlySet<string> {
   return new Set(
     tokenWords(stripScaffolding(text)).filter((w) =>
-      /^\d+$/.test(w) || (w.length >= 3 && !FUNCTION_WORDS.has(w))
+      /^\d+$/.test(w) || (w.length >= 3 && !STOP_WORDS.has(w))
     ),
   );
 }
@@ -107,8 +111,10 @@ export function stripScaffolding(text: string): string {
  * | -2 | small talk: a greeting, thanks or acknowledgement under 8 words |
  * | -1.5 | a question: it ends in a question mark |
  * | -1 | an instruction: it opens with an imperative ("please", "remember", "note", "save", ...) |
+ * | -6 x r | at ranking time (`usefulnessRanker`), redundancy: r is the largest share of its content words that one unit ranked above it already said (`repeatedShare`) |
  *
- * Scaffolding is stripped first (`stripScaffolding`), so a date stamp adds nothing.
+ * Scaffolding is stripped first (`stripScaffolding`), so a date stamp adds nothing. This
+ * function gives the first eight terms; the redundancy term depends on the ranking so far.
  *
  * @example
  * ```ts
@@ -142,7 +148,9 @@ export function usefulnessScore(options: {
  * content words that one unit ranked above it already said (`repeatedShare`). Six is the most
  * the scoring table can give a unit (2 + 1 + 1 + 1 + 1), so a restatement that says nothing new
  * (share 1) is worth no more than a unit that says nothing, and one that half repeats loses
- * half of what the best unit can earn. Set from that reading of the table, not fitted to a curve.
+ * half of what the best unit can earn. Equivalently, with the score scaled to [0, 1] by that
+ * maximum, it is maximal marginal relevance with the usual lambda = 1/2 (relevance and
+ * redundancy weighed alike). Set from that reading of the table, not fitted to any curve.
  */
 export const REDUNDANCY_WEIGHT = 6;
 
@@ -157,8 +165,10 @@ export const REDUNDANCY_WEIGHT = 6;
  * import assert from "node:assert/strict";
  * import { usefulnessRanker } from "./usefulness.ts";
  * const unit = (id: string, text: string) => ({ id, text, channel: "user" as const, trusted: true, verified: false, numbers: [], asserts: null });
- * const trace = { id: "t", session: "s", kind: "helpful" as const, units: [unit("a", "Thanks!"), unit("b", "My dentist appointment is on 12 March at 9:30.")] };
- * assert.deepEqual(await usefulnessRanker.rank(trace, { seed: 0 }), ["b", "a"]);
+ * const trace = { id: "t", session: "s", kind: "helpful" as const, units: [unit("a", "Thanks!"), unit("b", "My dentist appointment is on 12 March at 9:30."),
+ *   unit("c", "Dentist appointment: 12 March, 9:30."), unit("d", "I should also renew my passport soon.")] };
+ * // c scores above d and a but only repeats b, so it falls below them.
+ * assert.deepEqual(await usefulnessRanker.rank(trace, { seed: 0 }), ["b", "d", "a", "c"]);
  * ```
  */
 export const usefulnessRanker: Ranker = {
