@@ -412,8 +412,8 @@ function _lookAlikes(spec: Spec, id: string): Instance["background"] {
   return spec.lookAlikes.map((look, j) => {
     const record = bankRecord({
       candidate: {
-        id: `${id}/look-alike/${j + 1}`,
-        session: `${id}/look-alike/${j + 1}`,
+        id: `${id}/bank/look-alike-${j + 1}`,
+        session: `${id}/bank/look-alike-${j + 1}`,
         turns: _lookAlikeTurns(look, j),
       },
     });

@@ -135,7 +135,7 @@ Deno.test("demo ids are unique within each instance and banks hold at least 120"
 
 const _lookAlikes = (i: Instance) =>
   i.background.map((r, at) => ({ r, at })).filter(({ r }) =>
-    r.id.startsWith(`${i.id}/look-alike/`)
+    r.id.startsWith(`${i.id}/bank/look-alike-`)
   );
 
 Deno.test("demo banks hold the scenario's look-alikes, one in each equal stretch of the bank", () => {
