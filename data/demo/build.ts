@@ -434,7 +434,12 @@ function _lookAlikes(spec: Spec, id: string): Instance["background"] {
  * the scenario's look-alikes spread through the order, one in each equal stretch of the bank at a
  * drawn place in it (stratified), so every prefix of |B| records holds its share of them.
  */
-function _background(spec: Spec, n: number, id: string, pool: BankCandidate[]): Instance["background"] {
+function _background(
+  spec: Spec,
+  n: number,
+  id: string,
+  pool: BankCandidate[],
+): Instance["background"] {
   const lookAlikes = _lookAlikes(spec, id);
   const records = pool.map((c) => bankRecord({ candidate: c }));
   const eligible = records.filter((r) =>
