@@ -45,6 +45,8 @@ async function _export(argv: string[]): Promise<void> {
   const models = modelSetup({
     cachePath: args.cache,
     baseUrl: args.baseUrl,
+    apiKeyEnv: args.apiKeyEnv,
+    modelOptions: args.modelOptions,
     concurrency: args.concurrency,
     judge: args.judge,
     writer: args.writer,

@@ -21,6 +21,8 @@ export async function sweepMain(argv: readonly string[]): Promise<void> {
   const models = modelSetup({
     cachePath: args.cache,
     baseUrl: args.baseUrl,
+    apiKeyEnv: args.apiKeyEnv,
+    modelOptions: args.modelOptions,
     concurrency: args.concurrency,
     maxRetries: args.maxRetries,
     timeoutMs: args.timeoutMs,

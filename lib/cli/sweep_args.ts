@@ -29,6 +29,10 @@ export interface SweepArgs {
   model?: string;
   /** Base URL of an OpenAI-compatible endpoint for every model. */
   baseUrl?: string;
+  /** With `--base-url`: the environment variable holding the key. */
+  apiKeyEnv?: string;
+  /** `--model-option ID.key=value` flags (repeatable), parsed by `modelSetup`. */
+  modelOptions: string[];
   trials: number;
   concurrency: number;
   maxRetries: number;
@@ -66,6 +70,8 @@ const OPTIONS = {
   quiet: { type: "boolean" },
   model: { type: "string" },
   "base-url": { type: "string" },
+  "api-key-env": { type: "string" },
+  "model-option": { type: "string", multiple: true },
   trials: { type: "string" },
   concurrency: { type: "string" },
   "max-retries": { type: "string" },
@@ -113,6 +119,13 @@ function _choice<T extends string>(option: string, raw: string, choices: readonl
 
 function _url(raw: string): string {
   if (!URL.canParse(raw) || !/^https?:/.test(raw)) _bad("base-url", "an http(s) URL", raw);
+  return raw;
+}
+
+function _envName(raw: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)) {
+    _bad("api-key-env", "an environment variable name", raw);
+  }
   return raw;
 }
 
@@ -186,6 +199,8 @@ export function parseSweepArgs(argv: readonly string[]): SweepArgs {
     quiet: values.quiet ?? false,
     model: values.model,
     baseUrl: values["base-url"] === undefined ? undefined : _url(values["base-url"]),
+    apiKeyEnv: values["api-key-env"] === undefined ? undefined : _envName(values["api-key-env"]),
+    modelOptions: values["model-option"] ?? [],
     trials: _int("trials", values.trials ?? "1", 1),
     concurrency: _int("concurrency", values.concurrency ?? "8", 1),
     maxRetries: _int("max-retries", values["max-retries"] ?? "4", 0),

@@ -34,6 +34,8 @@ export async function measure(options: {
   trials: number;
   concurrency: number;
   scenario: Scenario;
+  /** Server latency in ms; default 200. */
+  latencyMs?: number;
 }) {
   const worker = new Worker(new URL("./fake_server_worker.ts", import.meta.url), {
     type: "module",
@@ -45,7 +47,7 @@ export async function measure(options: {
   const ready = reply();
   const start: WorkerStart = {
     start: true,
-    latencyMs: LATENCY_MS,
+    latencyMs: options.latencyMs ?? LATENCY_MS,
     rate429: options.scenario.rate429,
     rate500: options.scenario.rate500,
     retryAfterSeconds: 1,
