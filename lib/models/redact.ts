@@ -7,6 +7,12 @@
 const MARK = "[REDACTED]";
 /** Shortest piece of a key that is removed; shorter keys (`none`, `k`) are not secrets. */
 const PIECE = 8;
+/**
+ * Keys at least this long lose every 8+ character piece; shorter ones (local placeholders such
+ * as `sk-test-notebooks`, never a provider's key) are removed whole only, so their words do not
+ * eat ordinary text (a path with `-notebooks-` in it).
+ */
+const PIECEWISE = 20;
 
 const _registered = new Set<string>();
 let _fromEnv: string[] | undefined;
@@ -69,16 +75,18 @@ function _gramsOf(secret: string): Set<string> {
  * Remove secrets from `text`: each key, every run of 8 or more characters that occurs in a key
  * (so truncated or masked forms such as `sk-proj-abcd****wxyz` lose their visible part), and
  * anything after `Bearer`. Keys are `secrets` plus every registered or key-like environment
- * variable (`OPENAI_API_KEY`, `GEMINI_API_KEY`, ...); secrets shorter than 8 characters are
- * ignored.
+ * variable (`OPENAI_API_KEY`, `GEMINI_API_KEY`, ...). Secrets shorter than 8 characters are
+ * ignored, and ones shorter than 20 (placeholders for local servers; provider keys are longer)
+ * are removed whole only.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { redact } from "./redact.ts";
- * const secrets = ["sk-0123456789abcdef"];
- * assert.equal(redact({ text: "bad key sk-0123456789abcdef", secrets }), "bad key [REDACTED]");
- * assert.equal(redact({ text: "Incorrect key sk-01234****cdef", secrets }), "Incorrect key [REDACTED]****cdef");
+ * const secrets = ["sk-0123456789abcdefghij"];
+ * assert.equal(redact({ text: "bad key sk-0123456789abcdefghij", secrets }), "bad key [REDACTED]");
+ * assert.equal(redact({ text: "Incorrect key sk-01234****ghij", secrets }), "Incorrect key [REDACTED]****ghij");
+ * assert.equal(redact({ text: "/tmp/run-notebooks-1", secrets: ["sk-test-notebooks"] }), "/tmp/run-notebooks-1");
  * assert.equal(redact({ text: "Authorization: Bearer abc.def", secrets: [] }), "Authorization: Bearer [REDACTED]");
  * ```
  */
@@ -93,6 +101,13 @@ export function redact(options: {
   // Mark every character covered by a piece of a secret, then replace each covered run once.
   let covered: Uint8Array | undefined;
   for (const secret of secrets) {
+    if (secret.length < PIECEWISE) {
+      for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
+        covered ??= new Uint8Array(text.length);
+        covered.fill(1, i, i + secret.length);
+      }
+      continue;
+    }
     const grams = _gramsOf(secret);
     for (let i = 0; i + PIECE <= text.length; i++) {
       if (!grams.has(text.slice(i, i + PIECE))) continue;
@@ -157,8 +172,8 @@ export function guardConsole(): void {
  * ```ts
  * import assert from "node:assert/strict";
  * import { redactError } from "./redact.ts";
- * const error = new Error("401: key sk-abcdefgh12345678 is invalid");
- * const e = redactError({ error, secrets: ["sk-abcdefgh12345678"] });
+ * const error = new Error("401: key sk-abcdefgh123456789012 is invalid");
+ * const e = redactError({ error, secrets: ["sk-abcdefgh123456789012"] });
  * assert.equal(e.message, "401: key [REDACTED] is invalid");
  * ```
  */

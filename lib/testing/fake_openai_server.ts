@@ -77,7 +77,7 @@ function _wantsJson(body: ChatBody): boolean {
   if (body.response_format?.type === "json_schema") return true;
   const text = body.messages.map((m) => m.content).join("\n");
   // The kit prompts the schema when the endpoint cannot enforce it; the fake model obeys.
-  return /JSON schema:/.test(text) ||
+  return /JSON schema:|Reply with the JSON object \{/.test(text) ||
     (body.response_format?.type === "json_object" &&
       /"ranking"|"record"|reference_trajectory/.test(text));
 }
@@ -109,6 +109,8 @@ export function majorityReply(body: ChatBody): string {
 export function scriptedJson(body: ChatBody): string {
   const text = body.messages.map((m) => m.content).join("\n");
   const name = body.response_format?.json_schema?.name;
+  const asked = /Reply with the JSON object (\{[^}]*\})/.exec(text);
+  if (asked) return asked[1];
   if (name === "memory_record" || (name === undefined && /\{"record"/.test(text))) {
     const unit = body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
     return JSON.stringify({ record: unit.split("\n\n")[0].replace(/^\(\w+\)\s*/, "") });

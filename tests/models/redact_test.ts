@@ -26,8 +26,13 @@ Deno.test("redact() leaves text without key pieces unchanged, short keys ignored
       assert.equal(redact({ text, secrets: [secret] }), text);
     }),
   );
-  // Placeholder keys such as `none` would otherwise corrupt ordinary text.
+  // Placeholder keys such as `none` would otherwise corrupt ordinary text; short ones that are
+  // not provider keys go whole only.
   assert.equal(redact({ text: "none of them", secrets: ["none"] }), "none of them");
+  assert.equal(
+    redact({ text: "/tmp/memgauge-notebooks-x sk-test-notebooks", secrets: ["sk-test-notebooks"] }),
+    "/tmp/memgauge-notebooks-x [REDACTED]",
+  );
 });
 
 Deno.test("redact() removes Bearer tokens and masked key forms", () => {
@@ -45,7 +50,7 @@ Deno.test("redact() removes Bearer tokens and masked key forms", () => {
 });
 
 Deno.test("redactError() redacts message and stack in place", () => {
-  const secret = "sk-errorkey-0123456789";
+  const secret = "sk-errorkey-0123456789abcdef";
   const e = redactError({ error: new Error(`401 for ${secret}`), secrets: [secret] });
   assert.equal(e.message, "401 for [REDACTED]");
   assert.ok(!e.stack!.includes(secret));
