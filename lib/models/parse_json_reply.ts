@@ -47,7 +47,8 @@ function* _candidates(text: string): Generator<string> {
  * import { parseJsonReply } from "./parse_json_reply.ts";
  * const schema = z.object({ score: z.boolean() });
  * assert.deepEqual(parseJsonReply({ text: '{"score": true}', schema, label: "judge" }), { score: true });
- * assert.deepEqual(parseJsonReply({ text: 'Sure.\n```json\n{"score": false}\n```', schema, label: "judge" }), { score: false });
+ * const fence = "`".repeat(3);
+ * assert.deepEqual(parseJsonReply({ text: `Sure.\n${fence}json\n{"score": false}\n${fence}`, schema, label: "judge" }), { score: false });
  * assert.deepEqual(parseJsonReply({ text: '<think>{"score": 1}?</think>Verdict: {"score": true}.', schema, label: "judge" }), { score: true });
  * assert.throws(() => parseJsonReply({ text: "no idea", schema, label: "judge" }), /judge: no JSON value in the reply/);
  * ```

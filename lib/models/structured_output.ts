@@ -10,7 +10,16 @@ export interface PromptMessage {
   content: string;
 }
 
-/** The instruction that carries a schema when the endpoint cannot enforce it. */
+/**
+ * The instruction that carries a schema when the endpoint cannot enforce it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { schemaInstruction } from "./structured_output.ts";
+ * assert.match(schemaInstruction({ type: "object" }), /JSON schema:\n\{"type":"object"\}$/);
+ * ```
+ */
 export function schemaInstruction(schema: unknown): string {
   return "Reply with only a JSON object (no code fence, no text before or after it) that " +
     `matches this JSON schema:\n${JSON.stringify(schema)}`;

@@ -283,3 +283,32 @@ Deno.test("sweep: a corrupt or non-database --cache file is one line naming it, 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("sweep: a bad --model-option or --api-key-env is one line and exit 2, nothing written", async () => {
+  const { dir, args } = await workspace();
+  const server = startFakeOpenAIServer({});
+  try {
+    for (
+      const [extra, message] of [
+        [["--model-option", "fake-1.temperature=hot"], /--model-option "fake-1.temperature=hot": /],
+        [["--model-option", "fake-1.tokens=5"], /--model-option "fake-1.tokens=5": unknown key/],
+        [["--model-option", "fake-1"], /expected ID\.key=value/],
+        [["--api-key-env", "1BAD"], /--api-key-env: expected an environment variable name/],
+        [["--api-key-env", "NO_SUCH_KEY_VAR"], /environment variable NO_SUCH_KEY_VAR is not set/],
+      ] as const
+    ) {
+      const r = await run(args(server, "rows.jsonl", [...extra]));
+      assert.equal(r.code, 2, r.out);
+      assert.equal(r.out.trim().split("\n").length, 1, r.out);
+      assert.match(r.out, message);
+      assert.ok(!r.out.includes("    at "), "no stack trace");
+    }
+    const files = [];
+    for await (const entry of Deno.readDir(dir)) files.push(entry.name);
+    assert.deepEqual(files, ["instances.json"]);
+    assert.equal(server.requests, 0);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
