@@ -24,6 +24,10 @@ export * from "./text/normalize.ts";
 export * from "./text/matches.ts";
 export * from "./text/reasoning.ts";
 
+// Files written whole (temporary name, then rename) and paths checked before work
+export * from "./io/atomic_write.ts";
+export * from "./io/path_problem.ts";
+
 // Randomness
 export * from "./random/prng.ts";
 export * from "./random/derive_seed.ts";
@@ -67,11 +71,16 @@ export * from "./models/check_endpoint.ts";
 export * from "./agents/llm_agent.ts";
 export * from "./judges/agentevals_judge.ts";
 export * from "./agents/agent.ts";
+export * from "./agents/agent_spec.ts";
+export * from "./agents/mechanisms.ts";
+export * from "./agents/mechanisms/instructions.ts";
 export * from "./agents/personas.ts";
 export * from "./agents/reference_agent.ts";
 export * from "./agents/resolve_agents.ts";
+export * from "./agents/simulator_caveat.ts";
 export * from "./judges/judge.ts";
 export * from "./judges/deterministic_judge.ts";
+export * from "./judges/committed_answer.ts";
 export * from "./judges/judge_rows.ts";
 
 // Data
@@ -105,6 +114,7 @@ export * from "./run/sweep_resources.ts";
 export * from "./run/sweep.ts";
 export * from "./run/progress.ts";
 export * from "./run/quick_summary.ts";
+export * from "./run/error_summary.ts";
 export * from "./run/jupyter_progress.ts";
 export * from "./run/model_setup.ts";
 export * from "./run/rows_file.ts";

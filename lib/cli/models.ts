@@ -2,36 +2,92 @@
  * `deno task models check [--model ID ...]`: ask each model's endpoint one minimal request per
  * parameter and reply format, print what it accepts, and the catalog change to make.
  */
-import { parseArgs } from "node:util";
 import { checkEndpoint, type EndpointCheck, type ProbeResult } from "../models/check_endpoint.ts";
 import { MODEL_CATALOG, resolveModelEndpoint } from "../models/model_catalog.ts";
 import { parseModelOptions } from "../run/model_setup.ts";
-import { CliError, runCli } from "./cli_error.ts";
-
-const USAGE = "usage: deno task models check [--model ID ...] [--base-url URL] " +
-  "[--api-key-env NAME] [--model-option ID.key=value ...] [--timeout MS]";
+import {
+  CliError,
+  type CommandGroup,
+  defineCommand,
+  EXIT,
+  opt,
+  type Parsed,
+  runGroup,
+} from "./command.ts";
+import { MODEL_OPTIONS } from "./sweep_args.ts";
 
 const COLUMNS = [
-  ["temperature", "temperature"],
-  ["seed", "seed"],
-  ["max_tokens", "max_tokens"],
-  ["max_completion_tokens", "max_completion_tokens"],
-  ["json_object", "json_object"],
-  ["json_schema", "json_schema"],
-  ["reasoning_effort", "reasoning_effort"],
+  "temperature",
+  "seed",
+  "max_tokens",
+  "max_completion_tokens",
+  "json_object",
+  "json_schema",
+  "reasoning_effort",
 ] as const;
+
+/** `deno task models check`. */
+export const checkCommand = defineCommand({
+  name: "models check",
+  summary: "ask each model's endpoint what it accepts, before a paid run",
+  description: "Sends one minimal request per parameter and reply format (temperature, seed, " +
+    "max_tokens, max_completion_tokens, json_object, json_schema, reasoning_effort) and prints " +
+    "a table of what each endpoint accepts, whether its replies carry reasoning and usage, and " +
+    "the data/models.json change to make (with the --model-option flags that make it for one " +
+    "run). Exit code 3 when a model could not be reached.",
+  options: {
+    model: opt.repeated({
+      description: "Model to check (repeatable, or comma-separated): a data/models.json id, or " +
+        "with --base-url any model name.",
+      placeholder: "ID",
+      example: "gpt-5.4",
+      defaultText: "every catalog model whose key is set",
+    }),
+    "base-url": MODEL_OPTIONS["base-url"],
+    "api-key-env": MODEL_OPTIONS["api-key-env"],
+    "model-option": MODEL_OPTIONS["model-option"],
+    timeout: MODEL_OPTIONS.timeout,
+  },
+  examples: [
+    "deno task models check --model gpt-5.4 --model deepseek-v4-flash",
+    "deno task models check --model qwen2.5-7b-instruct --base-url http://localhost:8000/v1",
+  ],
+  check(v, { given }) {
+    const ids = v.model.flatMap((m) => m.split(",")).map((m) => m.trim());
+    if (ids.some((id) => id === "")) throw new CliError("--model: an empty model id");
+    if (given("base-url") && ids.length === 0) {
+      throw new CliError("--model: required with --base-url (the model names to check)");
+    }
+    if (given("api-key-env") && !given("base-url")) {
+      throw new CliError("--api-key-env: applies with --base-url only");
+    }
+    if (!given("base-url")) {
+      for (const id of ids) {
+        if (!MODEL_CATALOG.some((m) => m.id === id)) {
+          throw new CliError(
+            `--model: unknown model ${JSON.stringify(id)} (expected one of ${
+              MODEL_CATALOG.map((m) => m.id).join(", ")
+            }, or pass --base-url for any other endpoint)`,
+          );
+        }
+      }
+    }
+    parseModelOptions({ specs: v.modelOption, baseUrl: v.baseUrl !== undefined });
+  },
+});
 
 function _cell(p: ProbeResult | null | undefined): string {
   return p ? p.status : "-";
 }
 
-function _table(checks: EndpointCheck[]): string {
-  const header = ["model", "name", "request", ...COLUMNS.map(([, h]) => h), "reasoning", "usage"];
+/** The table of what each endpoint accepted. */
+export function checkTable(checks: readonly EndpointCheck[]): string {
+  const header = ["model", "name", "request", ...COLUMNS, "reasoning", "usage"];
   const rows = checks.map((c) => [
     c.id,
     c.modelConfirmed === null ? "-" : c.modelConfirmed ? "confirmed" : "unconfirmed",
     c.request.status,
-    ...COLUMNS.map(([k]) => _cell(c.probes?.[k])),
+    ...COLUMNS.map((k) => _cell(c.probes?.[k])),
     c.reasoning ?? "-",
     c.usage === null ? "-" : c.usage ? "yes" : "no",
   ]);
@@ -40,59 +96,24 @@ function _table(checks: EndpointCheck[]): string {
     .join("\n");
 }
 
-/** Run the models CLI with the given arguments. */
-export async function modelsMain(argv: readonly string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (command !== "check") {
-    throw new CliError(`expected check, got ${JSON.stringify(command ?? "")}; ${USAGE}`);
-  }
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        model: { type: "string", multiple: true },
-        "base-url": { type: "string" },
-        "api-key-env": { type: "string" },
-        "model-option": { type: "string", multiple: true },
-        timeout: { type: "string" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new CliError(`${(e as Error).message}; ${USAGE}`);
-  }
-  const baseUrl = values["base-url"];
-  if (baseUrl !== undefined && (!URL.canParse(baseUrl) || !/^https?:/.test(baseUrl))) {
-    throw new CliError(`--base-url: expected an http(s) URL, got ${JSON.stringify(baseUrl)}`);
-  }
-  const timeout = values.timeout ?? "60000";
-  if (!/^\d+$/.test(timeout) || Number(timeout) < 1) {
-    throw new CliError(`--timeout: expected an integer >= 1, got ${JSON.stringify(timeout)}`);
-  }
-  const ids = (values.model ?? []).flatMap((m) => m.split(",")).map((m) => m.trim());
-  if (ids.length === 0 && baseUrl !== undefined) {
-    throw new CliError("--model: required with --base-url (the model names to check)");
-  }
-  const overrides = parseModelOptions({
-    specs: values["model-option"] ?? [],
-    baseUrl: baseUrl !== undefined,
-  });
-  // Resolve every id first: an unknown id or a bad override stops before any request.
+async function _check(parsed: Parsed<typeof checkCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  const ids = v.model.flatMap((m) => m.split(",")).map((m) => m.trim());
+  const overrides = parseModelOptions({ specs: v.modelOption, baseUrl: v.baseUrl !== undefined });
+  // Resolve every id first: a missing key stops before any request, unless the whole catalog
+  // is checked (then that model is skipped and listed).
   const targets = (ids.length > 0 ? ids : MODEL_CATALOG.map((m) => m.id)).map((id) => {
     try {
       return {
         id,
         endpoint: resolveModelEndpoint({
           id,
-          baseUrl,
-          apiKeyEnv: values["api-key-env"],
+          baseUrl: v.baseUrl,
+          apiKeyEnv: v.apiKeyEnv,
           overrides: overrides.get(id),
         }),
       };
     } catch (e) {
-      // A missing key skips that model when checking the whole catalog; otherwise it is an error.
       if (ids.length === 0 && /is not set/.test((e as Error).message)) {
         return { id, skipped: (e as Error).message.replace(/^--model \S+: /, "") };
       }
@@ -107,20 +128,21 @@ export async function modelsMain(argv: readonly string[]): Promise<void> {
       continue;
     }
     console.error(`checking ${t.id} (${t.endpoint.model} at ${t.endpoint.baseUrl}) ...`);
-    checks.push(await checkEndpoint({ endpoint: t.endpoint, timeoutMs: Number(timeout) }));
+    checks.push(await checkEndpoint({ endpoint: t.endpoint, timeoutMs: v.timeout }));
   }
-  if (checks.length > 0) console.log(_table(checks));
-  console.log(
-    "\nok: accepted; wrapped: JSON came fenced or after prose (the kit reads it); ignored: " +
-      "accepted, no JSON; refused: HTTP 400/422; error: see below.",
-  );
-  const failed = checks.filter((c) => c.request.status !== "ok");
+  if (checks.length > 0) {
+    console.log(checkTable(checks));
+    console.log(
+      "\nok: accepted; wrapped: JSON came fenced or after prose (the kit reads it); ignored: " +
+        "accepted, no JSON; refused: HTTP 400/422; error: see below.",
+    );
+  }
   const changed = checks.filter((c) => Object.keys(c.changes).length > 0);
   if (changed.length > 0) {
     console.log("\nCatalog changes to make in data/models.json (or, for one run, the flags):");
     for (const c of changed) {
-      const fields = Object.entries(c.changes).map(([k, v]) => `"${k}": ${JSON.stringify(v)}`);
-      const flags = Object.entries(c.changes).map(([k, v]) => `--model-option ${c.id}.${k}=${v}`);
+      const fields = Object.entries(c.changes).map(([k, x]) => `"${k}": ${JSON.stringify(x)}`);
+      const flags = Object.entries(c.changes).map(([k, x]) => `--model-option ${c.id}.${k}=${x}`);
       console.log(`  ${c.id}: ${fields.join(", ")}\n    ${flags.join(" ")}`);
     }
   }
@@ -134,17 +156,32 @@ export async function modelsMain(argv: readonly string[]): Promise<void> {
   const unconfirmed = checks.filter((c) => c.modelConfirmed === false && c.request.status === "ok");
   if (unconfirmed.length > 0) {
     console.log(
-      `\nAnswered under the catalog's unconfirmed names: ${
+      `\nAnswered under names the catalog marks unconfirmed: ${
         unconfirmed.map((c) => c.id).join(", ")
-      } (the endpoint accepts the name; set "modelConfirmed": true once you have checked it is the model the paper means).`,
+      } (the endpoint takes the name; set "modelConfirmed": true once you know it is the model ` +
+        "the paper means).",
     );
   }
+  const failed = checks.filter((c) => c.request.status !== "ok");
   if (failed.length > 0) {
     console.log("\nCould not check:");
     for (const c of failed) console.log(`  ${c.id} (${c.model}): ${c.request.detail}`);
   }
   if (skipped.length > 0) console.log(`\nSkipped (no key): ${skipped.join("; ")}.`);
-  if (failed.length > 0) Deno.exit(3);
+  if (checks.length === 0) {
+    throw new CliError(
+      "--model: no catalog model has its key set; export a key (e.g. OPENAI_API_KEY) or name " +
+        "a model with --model",
+    );
+  }
+  return failed.length > 0 ? EXIT.errorRows : EXIT.ok;
 }
 
-if (import.meta.main) await runCli("models", () => modelsMain(Deno.args));
+/** The `deno task models` group. */
+export const modelsGroup: CommandGroup = {
+  name: "models",
+  summary: "what the model endpoints accept",
+  commands: { check: { command: checkCommand as never, main: _check as never } },
+};
+
+if (import.meta.main) await runGroup(modelsGroup);

@@ -90,8 +90,11 @@ export interface ModelSetup {
   rankerFactory: (id: string, agent: Agent | undefined) => Ranker | undefined;
   judge: Judge;
   writer: Writer;
-  /** Summed counters of every client. */
-  stats(): ClientStats;
+  /**
+   * Summed counters of every client; `rejected` counts judge, ranker and writer replies that
+   * arrived but failed validation (not cached, asked again by a rerun).
+   */
+  stats(): ClientStats & { rejected: number };
   close(): void;
 }
 
@@ -157,6 +160,7 @@ export function modelSetup(options: {
   const client = (id: string) => {
     let c = clients.get(id);
     if (!c) {
+      // An unknown model fails before the cache file is created.
       const endpoint = resolveModelEndpoint({
         id,
         baseUrl: options.baseUrl,
@@ -214,6 +218,7 @@ export function modelSetup(options: {
         retries: 0,
         errors: 0,
         rateLimited: 0,
+        rejected: 0,
       };
       for (const c of clients.values()) {
         for (const k of Object.keys(total) as (keyof ClientStats)[]) total[k] += c.stats[k];

@@ -234,6 +234,7 @@ async function _measureOne(
         output: out.output,
         correct: verdict.correct,
         matchesTarget: verdict.matchesTarget,
+        hedged: verdict.hedged ?? null,
         error: null,
         latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
       };
@@ -242,6 +243,7 @@ async function _measureOne(
         output: null,
         correct: null,
         matchesTarget: null,
+        hedged: null,
         error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
         latencyMs: 0,
       };
@@ -353,6 +355,7 @@ async function _measureOne(
         output: null,
         correct: null,
         matchesTarget: null,
+        hedged: null,
         error,
         latencyMs: 0,
         system: systemName,

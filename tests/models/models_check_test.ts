@@ -98,11 +98,13 @@ Deno.test("deno task models check: bad input is one line and exit 2, before any 
     const [args, message] of [
       [[], /expected check/],
       [["check", "--model", "nosuch"], /--model: unknown model "nosuch"/],
-      [["check", "--base-url", "ftp://x"], /--base-url: expected an http\(s\) URL/],
+      [["check", "--base-url", "ftp://x"], /--base-url: .*expected an http\(s\) URL/],
       [["check", "--base-url", "http://127.0.0.1:9/v1"], /--model: required with --base-url/],
       [["check", "--model", "gpt-5.4", "--model-option", "gpt-5.4.seed=maybe"], /--model-option/],
       [["check", "--timeout", "soon"], /--timeout: expected an integer/],
-      [["check", "--frobnicate"], /Unknown option '--frobnicate'/],
+      [["check", "--api-key-env", "K"], /--api-key-env: applies with --base-url only/],
+      [["check", "--model", "gpt-5.4,"], /--model: an empty model id/],
+      [["check", "--frobnicate"], /--frobnicate: unknown option/],
     ] as const
   ) {
     const r = await cli([...args]);
