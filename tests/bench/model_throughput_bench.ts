@@ -76,8 +76,9 @@ export async function measure(options: {
       dataset: "bench",
       attacks: ["minja"],
       agents: resolveAgents({ specs: ["llm:bench"], factories: { llm: setup.agentFactory } }),
-      // Risk always exposed: clean and poisoned prompts differ, so no trial is a cache hit.
-      base: { bankSize: 10, thetaR: 1 },
+      // Risk always exposed: clean and poisoned prompts differ, so no trial is a cache hit. The
+      // offline ranker: every request is an agent call (the default for llm: agents is llm:self).
+      base: { bankSize: 10, thetaR: 1, ranker: "usefulness" },
       concurrency: options.concurrency,
       // Distinct trials have distinct cache slots: every trial is a real request.
       trials: Math.ceil(options.trials / (2 * pairsPerTrial)),
