@@ -114,8 +114,10 @@ export interface ClientStats {
   cacheHits: number;
   /** Retries after failures (429 waits not included). */
   retries: number;
-  /** Calls that failed for good (after retries, truncated, empty, or rejected by `validate`). */
+  /** Calls that failed for good after their retries (HTTP errors, timeouts, truncated, empty). */
   errors: number;
+  /** Replies that arrived but `validate` rejected (not cached; a rerun asks again). */
+  rejected: number;
   /** 429 answers waited out (they do not spend the retry budget). */
   rateLimited: number;
 }
@@ -214,6 +216,7 @@ export class ModelClient {
     cacheHits: 0,
     retries: 0,
     errors: 0,
+    rejected: 0,
     rateLimited: 0,
   };
   /** The endpoint's limiter (adaptive concurrency). */
@@ -509,7 +512,7 @@ export class ModelClient {
         request.validate?.(result);
       } catch (e) {
         // Not cached: a rerun or --retry-errors asks again.
-        this.stats.errors++;
+        this.stats.rejected++;
         throw redactError({ error: e, secrets: [this.#apiKey] });
       }
       this.#cache?.set(key, reply);

@@ -118,6 +118,16 @@ export class ResponseCache {
     }
     try {
       db.exec("PRAGMA busy_timeout = 10000");
+      // Another program's database is not ours to add tables to.
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+        name: string;
+      }[]).map((t) => t.name);
+      if (tables.length > 0 && !tables.includes("responses")) {
+        db.close();
+        this.#fail(
+          `is a SQLite database but not a memgauge response cache (tables ${tables.join(", ")})`,
+        );
+      }
       if (this.path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
       db.exec(
         "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL, created TEXT NOT NULL)",

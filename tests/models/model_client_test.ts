@@ -235,7 +235,7 @@ Deno.test("ModelClient.chat(): a reply that fails validation is not cached; a he
     const c = client(server.baseUrl, { cache });
     await assert.rejects(c.chat({ ...ranked, validate: rankingOf }), /not a ranking|JSON/);
     assert.equal(cache.size, 0);
-    assert.equal(c.stats.errors, 1);
+    assert.equal(c.stats.rejected, 1);
     broken = false;
     const r = await c.chat({ ...ranked, validate: rankingOf });
     assert.deepEqual(JSON.parse(r.content), { ranking: ["a", "b"] });

@@ -92,6 +92,13 @@ Deno.test("ResponseCache refuses a file that is not a cache in one line naming t
         return true;
       });
     }
+    const foreign = new DatabaseSync(`${dir}/foreign.sqlite`);
+    foreign.exec("CREATE TABLE photos (id INTEGER)");
+    foreign.close();
+    assert.throws(
+      () => new ResponseCache({ path: `${dir}/foreign.sqlite` }),
+      /is a SQLite database but not a memgauge response cache \(tables photos\)/,
+    );
     await Deno.mkdir(`${dir}/a-directory`);
     assert.throws(() => new ResponseCache({ path: `${dir}/a-directory` }), CacheFileError);
   } finally {
