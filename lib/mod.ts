@@ -41,6 +41,7 @@ export * from "./stages/writing/admitted_count.ts";
 export * from "./stages/writing/rankers/usefulness.ts";
 export * from "./stages/writing/rankers/random.ts";
 export * from "./stages/writing/rankers/chronological.ts";
+export * from "./stages/writing/rankers/distinctiveness.ts";
 export * from "./stages/writing/writers/verbatim.ts";
 export * from "./stages/writing/writers/llm.ts";
 export * from "./stages/writing/rankers/llm.ts";

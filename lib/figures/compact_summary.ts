@@ -1,0 +1,71 @@
+/**
+ * The compact summary of a figure that `deno task reproduce` prints: one line per facet and
+ * metric, one column per operating point, the median across agents in each cell.
+ */
+import pl from "nodejs-polars";
+import { _quantile, _records, type FrameLike, METRIC_STYLE, METRICS } from "./_metric_panels.ts";
+
+/**
+ * Build the compact summary.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compactSummary } from "./compact_summary.ts";
+ * const summary = [0, 1].flatMap((thetaW) => ["a", "b"].map((agent, i) => ({ agent, attack: "minja", thetaW, cleanUtility: 0.5 + 0.1 * i, poisonedUtility: 0.2, asr: thetaW / 2 })));
+ * const t = compactSummary({ summary, x: "thetaW", keys: [["attack", "attack"]] });
+ * assert.deepEqual(t.columns, ["attack", "metric", "0", "1"]);
+ * assert.equal(t.toRecords()[0]["0"], 0.55);
+ * ```
+ */
+export function compactSummary(options: {
+  /** Per-agent summary. */
+  summary: FrameLike;
+  /** The varied column: one table column per value. */
+  x: string;
+  /** Categorical x in order; default numeric order. */
+  categories?: readonly string[];
+  /** Facet columns, each with its header. */
+  keys: readonly (readonly [column: string, header: string])[];
+  /** How a key value is shown; default as is. */
+  format?: (column: string, value: unknown) => string;
+  /** Metrics; default clean utility, poisoned utility, ASR. */
+  metrics?: readonly string[];
+}): pl.DataFrame {
+  const records = _records(options.summary);
+  const format = options.format ?? ((_c: string, v: unknown) => String(v));
+  const xs = options.categories
+    ? options.categories.filter((c) => records.some((r) => String(r[options.x]) === c))
+    : [...new Set(records.map((r) => Number(r[options.x])))].sort((a, b) => a - b).map(String);
+  const facets = new Map<string, Record<string, unknown>>();
+  for (const r of records) {
+    facets.set(JSON.stringify(options.keys.map(([c]) => r[c])), r);
+  }
+  const keyed = [...facets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const rows: Record<string, unknown>[] = [];
+  for (const [key, first] of keyed) {
+    for (const metric of options.metrics ?? METRICS) {
+      const row: Record<string, unknown> = {};
+      for (const [column, header] of options.keys) row[header] = format(column, first[column]);
+      row.metric = METRIC_STYLE[metric]?.label ?? metric;
+      for (const x of xs) {
+        const values = records.filter((r) =>
+          JSON.stringify(options.keys.map(([c]) => r[c])) === key &&
+          (options.categories ? String(r[options.x]) === x : Number(r[options.x]) === Number(x))
+        ).map((r) => r[metric]).filter((v) => v !== null && v !== undefined).map(Number)
+          .toSorted((a, b) => a - b);
+        row[x] = values.length ? Number(_quantile(values, 0.5).toFixed(3)) : null;
+      }
+      rows.push(row);
+    }
+  }
+  if (rows.length === 0) return pl.DataFrame({});
+  // Columns in this order: an object would put integer-like names ("0", "1") first.
+  const columns = [...options.keys.map(([, h]) => h), "metric", ...xs];
+  return pl.DataFrame(columns.map((c) => {
+    const values = rows.map((r) => r[c] ?? null);
+    return xs.includes(c)
+      ? pl.Series(c, values as (number | null)[], pl.Float64)
+      : pl.Series(c, values.map(String), pl.Utf8);
+  }));
+}
