@@ -137,10 +137,23 @@ export * from "./stats/annotator_agreement.ts";
 export * from "./stats/read_judge_labels.ts";
 
 // Experiments and figures
+export * from "./experiments/repo_paths.ts";
+export * from "./experiments/notebook_param.ts";
+export * from "./experiments/backend.ts";
 export * from "./experiments/experiment_setup.ts";
 export * from "./experiments/stage_experiments.ts";
 export * from "./experiments/judge_trajectories.ts";
+export * from "./experiments/figures/figure_result.ts";
+export * from "./experiments/figures/figure3.ts";
+export * from "./experiments/figures/mid_intervals.ts";
+export * from "./experiments/figures/rq2_figures.ts";
+export * from "./experiments/figures/existing_systems.ts";
 export * from "./figures/dom.ts";
+export * from "./figures/labels.ts";
+export * from "./figures/display_figure.ts";
+export * from "./figures/display_table.ts";
+export * from "./figures/beside_paper.ts";
+export * from "./figures/compact_summary.ts";
 export * from "./figures/compose_figure.ts";
 export * from "./figures/export_figure.ts";
 export * from "./figures/paper_values.ts";

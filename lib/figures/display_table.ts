@@ -107,3 +107,31 @@ export function displayTable(options: {
   });
   return table;
 }
+
+/**
+ * Several tables shown one after another as one; `frame` is the first table's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "nodejs-polars";
+ * import { displayTable, stackTables } from "./display_table.ts";
+ * const a = displayTable({ frame: pl.DataFrame({ x: [1] }), title: "A" });
+ * const b = displayTable({ frame: pl.DataFrame({ y: [2] }), title: "B" });
+ * assert.match(stackTables({ tables: [a, b] }).text(), /A[\s\S]*B/);
+ * ```
+ */
+export function stackTables(options: {
+  /** The tables, in order (at least one). */
+  tables: readonly DisplayTable[];
+}): DisplayTable {
+  const { tables } = options;
+  const text = () => tables.map((t) => t.text()).join("\n\n");
+  const html = () => tables.map((t) => t.html()).join("\n");
+  const table = { frame: tables[0].frame, title: tables[0].title, caption: "", text, html };
+  Object.defineProperty(table, JUPYTER_DISPLAY, {
+    enumerable: false,
+    value: () => ({ "text/plain": text(), "text/html": html() }),
+  });
+  return table;
+}

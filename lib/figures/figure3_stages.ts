@@ -123,7 +123,7 @@ export function figure3Stages(options: Figure3Options): Element {
   });
 }
 
-/** Options of {@link figure3Column}. */
+/** Options of {@link drawFigure3Column}. */
 export interface Figure3ColumnOptions {
   /** The stage. */
   stage: Figure3Stage;
@@ -153,13 +153,13 @@ const _TITLE = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { figure3Column } from "./figure3_stages.ts";
+ * import { drawFigure3Column } from "./figure3_stages.ts";
  * const row = { agent: "a", dataset: "demo", attack: "minja", cleanUtility: 0.5, poisonedUtility: 0.3, asr: 0.2 };
- * const figure = figure3Column({ stage: "management", summary: [{ ...row, policy: "SC" }, { ...row, policy: "UM" }] });
+ * const figure = drawFigure3Column({ stage: "management", summary: [{ ...row, policy: "SC" }, { ...row, policy: "UM" }] });
  * assert.match(figure.querySelector("h2")?.textContent ?? "", /management/);
  * ```
  */
-export function figure3Column(options: Figure3ColumnOptions): Element {
+export function drawFigure3Column(options: Figure3ColumnOptions): Element {
   const document = options.document ?? createDocument();
   const paper = options.paper ?? [];
   const records = withPanel(_records(options.summary));
