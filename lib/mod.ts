@@ -140,6 +140,7 @@ export * from "./stats/read_judge_labels.ts";
 export * from "./experiments/repo_paths.ts";
 export * from "./experiments/notebook_param.ts";
 export * from "./experiments/backend.ts";
+export * from "./experiments/notebook_setup.ts";
 export * from "./experiments/experiment_setup.ts";
 export * from "./experiments/stage_experiments.ts";
 export * from "./experiments/judge_trajectories.ts";

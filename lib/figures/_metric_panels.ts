@@ -190,7 +190,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
     width: o.width,
     height: o.height,
     marginLeft: 52,
-    marginRight: o.fy ? 120 : 16,
+    marginRight: o.fy ? 150 : 16,
     marginBottom: 46,
     marginTop: o.fx ? 34 : 24,
     style: { fontSize: `${FONT_SIZE}px` },

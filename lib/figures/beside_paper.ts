@@ -6,6 +6,7 @@
 import pl from "nodejs-polars";
 import { _quantile, _records, type FrameLike, METRIC_STYLE, METRICS } from "./_metric_panels.ts";
 import { fixed } from "./labels.ts";
+import { _compareKeys } from "./compact_summary.ts";
 import type { PaperValue } from "./paper_values.ts";
 
 /** Options of {@link besidePaper}. */
@@ -26,6 +27,8 @@ export interface BesidePaperOptions {
   panelOf: (record: Record<string, unknown>) => string;
   /** The paper's values of this figure. */
   paper: readonly PaperValue[];
+  /** Order of a key column's values (a figure's facet order); default numeric, else sorted. */
+  orders?: Readonly<Record<string, readonly string[]>>;
 }
 
 function _applies(panel: string, facet: string): boolean {
@@ -87,17 +90,12 @@ export function besidePaper(options: BesidePaperOptions): pl.DataFrame {
     out.agents = new Set(members.map((m) => m.agent)).size;
     out.backend = [...new Set(members.map((m) => m.backend).filter((b) => b !== undefined))]
       .join(", ");
-    return { out, sort: [...options.keys.map(([c]) => first[c]), order(first)] };
+    return { out, first };
   });
-  rows.sort((a, b) => {
-    for (let i = 0; i < a.sort.length; i++) {
-      const x = a.sort[i], y = b.sort[i];
-      if (x === y) continue;
-      if (typeof x === "number" && typeof y === "number") return x - y;
-      return String(x) < String(y) ? -1 : 1;
-    }
-    return 0;
-  });
+  const columns = options.keys.map(([c]) => c);
+  rows.sort((a, b) =>
+    _compareKeys(columns, a.first, b.first, options.orders ?? {}) || order(a.first) - order(b.first)
+  );
   return _frame(rows.map((r) => r.out));
 }
 

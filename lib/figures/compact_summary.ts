@@ -31,6 +31,8 @@ export function compactSummary(options: {
   format?: (column: string, value: unknown) => string;
   /** Metrics; default clean utility, poisoned utility, ASR. */
   metrics?: readonly string[];
+  /** Order of a key column's values (a figure's facet order); default numeric, else sorted. */
+  orders?: Readonly<Record<string, readonly string[]>>;
 }): pl.DataFrame {
   const records = _records(options.summary);
   const format = options.format ?? ((_c: string, v: unknown) => String(v));
@@ -41,7 +43,9 @@ export function compactSummary(options: {
   for (const r of records) {
     facets.set(JSON.stringify(options.keys.map(([c]) => r[c])), r);
   }
-  const keyed = [...facets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const keyed = [...facets.entries()].sort(([, a], [, b]) =>
+    _compareKeys(options.keys.map(([c]) => c), a, b, options.orders ?? {})
+  );
   const rows: Record<string, unknown>[] = [];
   for (const [key, first] of keyed) {
     for (const metric of options.metrics ?? METRICS) {
@@ -68,4 +72,25 @@ export function compactSummary(options: {
       ? pl.Series(c, values as (number | null)[], pl.Float64)
       : pl.Series(c, values.map(String), pl.Utf8);
   }));
+}
+
+/** Compare two records by key columns: a given order, else numbers, else strings. */
+export function _compareKeys(
+  columns: readonly string[],
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  orders: Readonly<Record<string, readonly string[]>>,
+): number {
+  for (const c of columns) {
+    const x = a[c], y = b[c];
+    if (x === y) continue;
+    const order = orders[c];
+    if (order) {
+      const d = order.indexOf(String(x)) - order.indexOf(String(y));
+      if (d !== 0) return d;
+    }
+    if (typeof x === "number" && typeof y === "number") return x - y;
+    if (String(x) !== String(y)) return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
 }

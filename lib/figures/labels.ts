@@ -8,7 +8,7 @@ export const ATTACK_LABEL: Record<string, string> = { minja: "MINJA", sleeper: "
 
 /** Dataset names as the paper writes them. */
 export const DATASET_LABEL: Record<string, string> = {
-  demo: "demo set",
+  demo: "demo",
   locomo: "LoCoMo",
   longmemeval: "LongMemEval",
 };
@@ -63,7 +63,7 @@ export function panelLabel(options: { dataset: unknown; attack: unknown }): stri
  * ```ts
  * import assert from "node:assert/strict";
  * import { withPanel } from "./labels.ts";
- * assert.equal(withPanel([{ dataset: "demo", attack: "minja" }])[0].panel, "demo set · MINJA");
+ * assert.equal(withPanel([{ dataset: "demo", attack: "minja" }])[0].panel, "demo · MINJA");
  * ```
  */
 export function withPanel(records: readonly Record<string, unknown>[]): Record<string, unknown>[] {

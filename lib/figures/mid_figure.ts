@@ -50,7 +50,7 @@ function _chart(
     width,
     height: 70 + 190 * (new Set(records.map((r) => r.panel)).size || 1),
     marginLeft: 52,
-    marginRight: 120,
+    marginRight: 150,
     marginBottom: 46,
     style: { fontSize: `${FONT_SIZE}px` },
     x: categories

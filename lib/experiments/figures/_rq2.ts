@@ -60,6 +60,7 @@ export function _rq2Figure(o: _Rq2Options): FigureResult {
       : column === o.fy && o.fyFormat
       ? o.fyFormat(String(value))
       : _formatKey(column, value);
+  const orders = o.fx && o.fxDomain ? { [o.fx]: o.fxDomain } : undefined;
   const keys = [
     ...(o.fx ? [[o.fx, "panel"] as const] : []),
     ...(o.fy ? [[o.fy, o.fy === "fill" ? "fill" : "row"] as const] : []),
@@ -76,6 +77,7 @@ export function _rq2Figure(o: _Rq2Options): FigureResult {
         categories: o.categories,
         keys,
         format: fmt,
+        orders,
       }),
       digits: 2,
     }),
@@ -90,6 +92,7 @@ export function _rq2Figure(o: _Rq2Options): FigureResult {
         format: fmt,
         panelOf: o.panelOf ?? (() => ""),
         paper: o.paper,
+        orders,
       }),
       caption:
         `paper: the value or range its text states (blank where it states none); kit: ${o.result.agentLabel}.`,
