@@ -145,6 +145,7 @@ export * from "./experiments/experiment_setup.ts";
 export * from "./experiments/stage_experiments.ts";
 export * from "./experiments/judge_trajectories.ts";
 export * from "./experiments/anatomy.ts";
+export * from "./experiments/hand_labels.ts";
 export * from "./experiments/figures/figure_result.ts";
 export * from "./experiments/figures/figure3.ts";
 export * from "./experiments/figures/mid_intervals.ts";

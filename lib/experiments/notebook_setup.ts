@@ -9,6 +9,7 @@ import { jupyterProgress, jupyterStatus } from "../run/jupyter_progress.ts";
 import { type ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
 import { repoCachePath, repoDataDir, repoPath } from "./repo_paths.ts";
+import { _simulatorNote } from "./figures/_notes.ts";
 
 /** The knobs of a notebook's parameters cell that every experiment reads. */
 export interface NotebookKnobs {
@@ -95,4 +96,43 @@ export function notebookSetup(knobs: NotebookKnobs): NotebookSetup {
     status,
   };
   return { options, models };
+}
+
+/**
+ * The line under a notebook's setup: which agents, judge and data the numbers below come from,
+ * and, for the simulator, what its curves can and cannot show. Displays as Markdown.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { notebookBanner } from "./notebook_setup.ts";
+ * const banner = notebookBanner({ options: { dataset: "demo", agents: [{ id: "reference:careful", simulated: true, answer: () => Promise.resolve({ output: "" }) }] } });
+ * assert.match(banner.text, /simulator/);
+ * ```
+ */
+export function notebookBanner(options: {
+  /** The notebook's experiment options. */
+  options: ExperimentOptions;
+}): { text: string } {
+  const o = options.options;
+  const agents = o.agents ?? [];
+  const simulated = agents.length === 0 || agents.some((a) => a.simulated);
+  const text =
+    `**Agent backend:** ${
+      simulated && agents.every((a) => a.simulated)
+        ? "the offline reference agent (a simulator, not a real model)"
+        : `real model${agents.filter((a) => !a.simulated).length > 1 ? "s" : ""} ${
+          agents.filter((a) => !a.simulated).map((a) => a.id).join(", ")
+        }`
+    }: ${agents.map((a) => `\`${a.id}\``).join(", ") || "every reference persona"}; judge \`${
+      o.models?.judge.id ?? "deterministic"
+    }\`; dataset \`${String(o.dataset ?? "demo").replace(/^.*\//, "")}\`${
+      o.n ? `, first ${o.n} instances` : ""
+    }; seed ${o.seed ?? 0}.` + (simulated ? `\n\n${_simulatorNote([{ simulated: true }])}` : "");
+  const banner = { text };
+  Object.defineProperty(banner, Symbol.for("Jupyter.display"), {
+    enumerable: false,
+    value: () => ({ "text/markdown": text, "text/plain": text.replace(/\*\*|`/g, "") }),
+  });
+  return banner;
 }

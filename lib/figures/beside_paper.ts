@@ -109,3 +109,33 @@ function _frame(rows: Record<string, unknown>[]): pl.DataFrame {
     return [c, numeric ? pl.Series(c, values as (number | null)[], pl.Float64) : values];
   })));
 }
+
+/**
+ * The kit's median across agents of one metric at the rows matching `where` (the number a
+ * figure draws there), or null when no row matches.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { kitMedian } from "./beside_paper.ts";
+ * const summary = [0.2, 0.4, 0.9].map((asr, i) => ({ agent: `a${i}`, attack: "minja", thetaW: 1, asr }));
+ * assert.equal(kitMedian({ summary, metric: "asr", where: { attack: "minja", thetaW: 1 } }), 0.4);
+ * assert.equal(kitMedian({ summary, metric: "asr", where: { thetaW: 0 } }), null);
+ * ```
+ */
+export function kitMedian(options: {
+  /** Per-agent summary. */
+  summary: FrameLike;
+  /** Metric column. */
+  metric: string;
+  /** Column values the rows must have (numbers compared as numbers). */
+  where: Readonly<Record<string, string | number>>;
+}): number | null {
+  const values = _records(options.summary).filter((r) =>
+    Object.entries(options.where).every(([c, v]) =>
+      typeof v === "number" ? Number(r[c]) === v : String(r[c]) === v
+    )
+  ).map((r) => r[options.metric]).filter((v) => v !== null && v !== undefined).map(Number)
+    .toSorted((a, b) => a - b);
+  return values.length ? Number(_quantile(values, 0.5).toFixed(3)) : null;
+}

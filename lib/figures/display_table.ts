@@ -3,7 +3,7 @@
  * rounded to a fixed number of decimals, as plain text (the terminal) and HTML (notebook cells,
  * `figures/index.html`) through Jupyter's display protocol.
  */
-import type pl from "nodejs-polars";
+import pl from "nodejs-polars";
 import { JUPYTER_DISPLAY } from "./display_figure.ts";
 import { fixed } from "./labels.ts";
 
@@ -134,4 +134,31 @@ export function stackTables(options: {
     value: () => ({ "text/plain": text(), "text/html": html() }),
   });
   return table;
+}
+
+/**
+ * A two-column table of named values (what a "what to notice" cell shows).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keyValues } from "./display_table.ts";
+ * const t = keyValues({ title: "Notice", values: { "ASR at θw = 1": 0.5123 } });
+ * assert.match(t.text(), /ASR at θw = 1 +0\.512/);
+ * ```
+ */
+export function keyValues(options: {
+  /** Title. */
+  title: string;
+  /** Values by name, in order. */
+  values: Readonly<Record<string, number | string | null>>;
+}): DisplayTable {
+  const entries = Object.entries(options.values);
+  return displayTable({
+    title: options.title,
+    frame: pl.DataFrame({
+      quantity: entries.map(([k]) => k),
+      value: entries.map(([, v]) => typeof v === "number" ? v.toFixed(3) : v ?? ""),
+    }),
+  });
 }
