@@ -45,6 +45,8 @@ export function param<T extends ParamValue>(
     env?: Readonly<Record<string, string | undefined>>;
     /** Allowed values (strings, or each item of a string list); default any. */
     choices?: readonly string[];
+    /** Item type of a list whose fallback is empty; default the fallback's first item's type. */
+    of?: "number" | "string";
   } = {},
 ): _Widen<T> {
   let text: string | undefined;
@@ -76,7 +78,9 @@ export function param<T extends ParamValue>(
   }
   if (Array.isArray(fallback)) {
     const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
-    const numeric = fallback.length > 0 ? typeof fallback[0] === "number" : false;
+    const numeric = options.of
+      ? options.of === "number"
+      : fallback.length > 0 && typeof fallback[0] === "number";
     return (numeric ? items.map((s) => _number(name, s)) : items.map(check)) as _Widen<T>;
   }
   return check(text.trim()) as _Widen<T>;
