@@ -68,7 +68,7 @@ export function besidePaper(options: BesidePaperOptions): pl.DataFrame {
     const panel = options.panelOf(first);
     const out: Record<string, unknown> = {};
     for (const [column, header] of options.keys) out[header] = format(column, first[column]);
-    out[options.xLabel] = options.categories ? String(first[options.x]) : Number(first[options.x]);
+    out[options.xLabel] = String(first[options.x]);
     for (const metric of METRICS) {
       const label = METRIC_STYLE[metric].label;
       const stated = options.paper.filter((p) =>
@@ -106,6 +106,7 @@ function _frame(rows: Record<string, unknown>[]): pl.DataFrame {
   return pl.DataFrame(Object.fromEntries(columns.map((c) => {
     const values = rows.map((r) => r[c] ?? null);
     const numeric = /: (kit|P25|P75)$/.test(c);
+    if (c === "agents") return [c, pl.Series(c, values as number[], pl.Int32)];
     return [c, numeric ? pl.Series(c, values as (number | null)[], pl.Float64) : values];
   })));
 }

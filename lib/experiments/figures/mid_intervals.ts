@@ -1,9 +1,9 @@
 /** The kit's MID figure (`mid_intervals`): the paired effect of the risk trace at each stage. */
-import type pl from "nodejs-polars";
+import pl from "nodejs-polars";
 import { compactSummary } from "../../figures/compact_summary.ts";
 import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable } from "../../figures/display_table.ts";
-import { fixed, orderPolicies } from "../../figures/labels.ts";
+import { type DisplayTable, displayTable } from "../../figures/display_table.ts";
+import { AXIS_LABEL, fixed, orderPolicies } from "../../figures/labels.ts";
 import { midFigure } from "../../figures/mid_figure.ts";
 import { summarize } from "../../stats/summarize.ts";
 import { withBackend } from "../backend.ts";
@@ -45,6 +45,68 @@ export function midTable(options: {
     seed: options.seed ?? 0,
   });
   return withBackend({ summary, rows: result.rows });
+}
+
+/**
+ * One stage's MID as a table to read: labelled columns, three decimals, interval bounds beside
+ * each estimate, the interval method when the summary names one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stageExperiment } from "../stage_experiments.ts";
+ * import { midDisplay } from "./mid_intervals.ts";
+ * const result = await stageExperiment({ stage: "management", n: 2, resamples: 10 });
+ * assert.ok(midDisplay({ stage: "management", result }).frame.columns.includes("MID (ASR)"));
+ * ```
+ */
+export function midDisplay(options: {
+  /** The stage. */
+  stage: keyof typeof _X;
+  /** Its sweep. */
+  result: ExperimentResult;
+  /** Seed of the intervals; default 0. */
+  seed?: number;
+}): DisplayTable {
+  const table = midTable(options);
+  const x = _X[options.stage];
+  const records = table.toRecords();
+  const order = options.stage === "management"
+    ? orderPolicies(records.map((r) => String(r.policy)))
+    : undefined;
+  const rows = records.toSorted((a, b) =>
+    String(a.attack).localeCompare(String(b.attack)) ||
+    (order
+      ? order.indexOf(String(a[x])) - order.indexOf(String(b[x]))
+      : Number(a[x]) - Number(b[x]))
+  ).map((r): Record<string, unknown> => ({
+    dataset: _formatKey("dataset", r.dataset),
+    attack: _formatKey("attack", r.attack),
+    [AXIS_LABEL[x]]: String(r[x]),
+    "MID (ASR)": r.midAsr as number | null,
+    "ASR lo": r.midAsrLo as number | null,
+    "ASR hi": r.midAsrHi as number | null,
+    "MID (utility)": r.midUtility as number | null,
+    "utility lo": r.midUtilityLo as number | null,
+    "utility hi": r.midUtilityHi as number | null,
+    pairs: String(r.pairs ?? ""),
+    ...(r.ciMethod !== undefined && { method: String(r.ciMethod) }),
+    backend: String(r.backend),
+  }));
+  const columns = Object.keys(rows[0] ?? {});
+  return displayTable({
+    title: `MID per operating point, agents pooled (${options.result.agentLabel})`,
+    frame: pl.DataFrame(
+      columns.map((c) =>
+        /lo$|hi$|^MID/.test(c)
+          ? pl.Series(c, rows.map((r) => r[c] as number | null), pl.Float64)
+          : pl.Series(c, rows.map((r) => String(r[c])), pl.Utf8)
+      ),
+    ).select(...columns),
+    caption:
+      "MID > 0: the risk trace caused target decisions (ASR) or cost correct ones (utility); " +
+      "lo and hi bound the interval.",
+  });
 }
 
 /**
