@@ -26,19 +26,26 @@ function _escape(text: string): string {
 
 function _cells(frame: pl.DataFrame, digits: number): string[][] {
   const columns = frame.columns;
-  const numeric = new Set(
-    columns.filter((c) => {
-      const type = String(frame.getColumn(c).dtype);
-      return /Float/.test(type);
-    }),
-  );
-  return frame.toRecords().map((r) =>
+  const records = frame.toRecords();
+  const floats = new Set(columns.filter((c) => /Float/.test(String(frame.getColumn(c).dtype))));
+  // A float column of whole numbers above 1 holds counts (ranks, slots, sizes), not rates.
+  const counts = new Set([...floats].filter((c) => {
+    const values = records.map((r) => r[c]).filter((v) => v !== null && v !== undefined);
+    return values.length > 0 && values.every((v) => Number.isInteger(Number(v))) &&
+      values.some((v) => Number(v) > 1);
+  }));
+  return records.map((r) =>
     columns.map((c) => {
       const v = r[c];
       if (v === null || v === undefined) return "";
-      return numeric.has(c) ? fixed(v, digits) : String(v);
+      if (counts.has(c)) return String(Math.round(Number(v)));
+      return floats.has(c) ? fixed(v, digits) : String(v);
     })
   );
+}
+
+function _isNumber(text: string): boolean {
+  return /^-?\d+(\.\d+)?$/.test(text);
 }
 
 /**
@@ -74,7 +81,7 @@ export function displayTable(options: {
     const header = frame.columns;
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
     const numeric = header.map((_, i) =>
-      cells.length > 0 && cells.every((r) => r[i] === "" || /^-?[\d.]+$/.test(r[i]))
+      cells.length > 0 && cells.every((r) => r[i] === "" || _isNumber(r[i]))
     );
     const line = (r: string[]) =>
       r.map((v, i) => numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i])).join("  ")
@@ -93,7 +100,15 @@ export function displayTable(options: {
     }</caption><thead><tr>${
       frame.columns.map((c) => `<th>${_escape(c)}</th>`).join("")
     }</tr></thead><tbody>${
-      cells.map((r) => `<tr>${r.map((v) => `<td>${_escape(v)}</td>`).join("")}</tr>`).join("")
+      cells.map((r) =>
+        `<tr>${
+          r.map((v) =>
+            _isNumber(v) || v === ""
+              ? `<td>${_escape(v)}</td>`
+              : `<td style="text-align: left;">${_escape(v)}</td>`
+          ).join("")
+        }</tr>`
+      ).join("")
     }</tbody></table>${
       caption
         ? `<p class="memgauge-table-note" style="font-size: 90%;">${_escape(caption)}</p>`
