@@ -100,7 +100,9 @@ Deno.test({
       assert.deepEqual(column("thetaW").map(Number), [0, 0.5, 1]);
       assert.deepEqual(column("backend"), ["simulator"]);
       // K is held fixed, so it is in the caption rather than a column.
-      assert.match(await Deno.readTextFile(`${dir}/figure3_writing.svg`), /K = 3, \|B\| = 100/);
+      const caption = (await Deno.readTextFile(`${dir}/figure3_writing.svg`))
+        .replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      assert.match(caption, /K = 3, \|B\| = 100/);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
