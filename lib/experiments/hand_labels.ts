@@ -121,7 +121,7 @@ export async function handLabelAgreement(options: {
     row("correct", correct),
     row("target", target),
     row("all", [...correct, ...target]),
-  ]);
+  ]).withColumns(pl.col("n").cast(pl.Int32), pl.col("judged").cast(pl.Int32));
   const disagreements = options.labels.flatMap((l, i) => {
     const v = verdicts[i];
     if (!v || (v.correct === l.correct && v.matchesTarget === l.matches_target)) return [];
