@@ -94,7 +94,7 @@ export const notebooksCommand = defineCommand({
     description: `Run only the notebooks whose file name contains NAME (${
       notebookNames().map((n) => n.replace(/\.ipynb$/, "")).join(", ")
     }); every NAME must match one.`,
-    example: "02_management",
+    example: "03_management",
   },
   options: {
     n: opt.integer({
@@ -146,7 +146,7 @@ export const notebooksCommand = defineCommand({
   },
   examples: [
     "deno task notebooks",
-    "deno task notebooks 02_management --n 28",
+    "deno task notebooks 03_management --n 28",
     "deno task notebooks 02_ 06_ --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini",
   ],
   check(_v, { positionals }) {

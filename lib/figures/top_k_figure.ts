@@ -88,6 +88,6 @@ export function topKFigure(options: TopKFigureOptions): Element {
     caption: options.measured
       ? "Solid: the paper's published values (M0, |B| = 100); dashed: measured by the kit."
       : "The paper's published values (M0, |B| = 100). Not measured offline: the kit measures real systems " +
-        "with `deno task systems` against a model endpoint (notebook 05); offline pipeline checks are not measurements.",
+        "with `deno task systems` against a model endpoint (notebook 06); offline pipeline checks are not measurements.",
   });
 }
