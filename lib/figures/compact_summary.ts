@@ -60,12 +60,21 @@ export function compactSummary(options: {
           .toSorted((a, b) => a - b);
         row[x] = values.length ? Number(_quantile(values, 0.5).toFixed(3)) : null;
       }
+      const backends = records.filter((r) =>
+        JSON.stringify(options.keys.map(([c]) => r[c])) === key && r.backend !== undefined
+      ).map((r) => String(r.backend));
+      if (backends.length) row.backend = [...new Set(backends)].join(", ");
       rows.push(row);
     }
   }
   if (rows.length === 0) return pl.DataFrame({});
   // Columns in this order: an object would put integer-like names ("0", "1") first.
-  const columns = [...options.keys.map(([, h]) => h), "metric", ...xs];
+  const columns = [
+    ...options.keys.map(([, h]) => h),
+    "metric",
+    ...xs,
+    ...(rows.some((r) => r.backend !== undefined) ? ["backend"] : []),
+  ];
   return pl.DataFrame(columns.map((c) => {
     const values = rows.map((r) => r[c] ?? null);
     return xs.includes(c)

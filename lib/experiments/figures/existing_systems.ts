@@ -40,7 +40,11 @@ export async function existingSystems(options: {
     );
   const t1 = backend(table1Frame({ paper: paper.table1, measured: options.table1, label }));
   const t2 = backend(table2Frame({ paper: paper.table2, measured: options.table2, label }));
-  const element = topKFigure({ paper: paper.table2, measured: options.table2 });
+  const element = topKFigure({
+    paper: paper.table2,
+    measured: options.table2,
+    pipelineCheck: options.backend === "pipeline check",
+  });
   return {
     name: "topk_curves",
     figure: displayFigure({ name: "topk_curves", element }),
