@@ -150,7 +150,7 @@ export function midIntervals(options: {
     name: "mid_intervals",
     figure: displayFigure({ name: "mid_intervals", element }),
     summary: displayTable({
-      title: `MID (ASR) by policy, agents pooled (${results.writing.agentLabel})`,
+      title: `MID by policy, agents pooled (${results.writing.agentLabel})`,
       frame: compactSummary({
         summary: management,
         x: "policy",
@@ -162,9 +162,9 @@ export function midIntervals(options: {
       digits: 2,
       caption: `Intervals in mid_*.csv; e.g. ${
         management.slice(0, 1).map((r) =>
-          `${r.attack} ${r.policy}: MID (ASR) ${fixed(r.midAsr)} [${fixed(r.midAsrLo)}, ${
-            fixed(r.midAsrHi)
-          }]`
+          `${_formatKey("attack", r.attack)} ${r.policy}: MID (ASR) ${fixed(r.midAsr)} [${
+            fixed(r.midAsrLo)
+          }, ${fixed(r.midAsrHi)}]`
         ).join("")
       }.`,
     }),
