@@ -170,3 +170,46 @@ Deno.test({
     }
   },
 });
+
+Deno.test("every notebook: committed without outputs, a tagged parameters cell whose every knob is used, the paper's claim, exercises", async () => {
+  for (const name of notebookNames()) {
+    const nb = JSON.parse(
+      await Deno.readTextFile(new URL(`../../notebooks/${name}`, import.meta.url)),
+    );
+    const cells = nb.cells as {
+      cell_type: string;
+      source: string[];
+      metadata: { tags?: string[] };
+      outputs?: unknown[];
+    }[];
+    const text = (c: { source: string[] }) => c.source.join("");
+    for (const c of cells) {
+      if (c.cell_type === "code") {
+        assert.deepEqual(c.outputs, [], `${name}: committed with outputs`);
+      }
+    }
+    const code = cells.filter((c) => c.cell_type === "code");
+    assert.deepEqual(code[0].metadata.tags, ["parameters"], `${name}: first code cell not tagged`);
+    const knobs = [...text(code[0]).matchAll(/const (\w+) = mg\.param\("(\w+)"/g)];
+    assert.ok(knobs.length >= 5, `${name}: ${knobs.length} knobs`);
+    const rest = code.slice(1).map(text).join("\n");
+    for (const [, constant, env] of knobs) {
+      assert.equal(constant, env, `${name}: ${constant} is read from MEMGAUGE_${env}`);
+      assert.match(
+        rest,
+        new RegExp(`\\b${constant}\\b`),
+        `${name}: knob ${constant} is never used`,
+      );
+    }
+    const markdown = cells.filter((c) => c.cell_type === "markdown").map(text).join("\n");
+    assert.match(markdown, /\*\*The paper's claims?\*\* \(Zang et al\. 2026/, `${name}: no claim`);
+    assert.match(markdown, /\$\$[\s\S]+\$\$/, `${name}: no equation`);
+    assert.match(markdown, /## What to notice/, `${name}: no "what to notice"`);
+    assert.match(
+      markdown,
+      /## Exercises[\s\S]*1\. [\s\S]*\*Hint:\*[\s\S]*2\. /,
+      `${name}: exercises`,
+    );
+    assert.doesNotMatch(markdown + rest, /SPEC/, `${name}: cites SPEC`);
+  }
+});
