@@ -139,7 +139,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
       min: s[0],
       max: s[s.length - 1],
     };
-  }).sort((a, b) => a.xMid - b.xMid);
+  }).sort((a, b) => a.x - b.x);
   const fxValues = o.fxDomain ? [...o.fxDomain] : _order(stats.map((s) => s.fx ?? ""));
   const fyValues = [...new Set(stats.map((s) => s.fy))];
   const extra: string[] = [];
@@ -164,8 +164,9 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
   const color = (d: { metric: string }) => METRIC_STYLE[d.metric].color;
   const line = o.connect
     ? [
+      // Each metric's line and band pass through its own boxes (offset beside the others).
       Plot.areaY(stats, {
-        x: "xMid",
+        x: "x",
         y1: "p25",
         y2: "p75",
         z: "metric",
@@ -174,7 +175,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         ...facet,
       }),
       Plot.lineY(stats, {
-        x: "xMid",
+        x: "x",
         y: "median",
         z: "metric",
         stroke: color,
