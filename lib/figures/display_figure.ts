@@ -60,11 +60,10 @@ export function displayFigure(options: {
     value: () => ({
       "text/plain": [title || name, caption].filter(Boolean).join("\n"),
       "image/svg+xml": svg,
-      // The same SVG inline, scaled down to the cell's width when it is wider.
+      // The same SVG inline at its own size (13 px type), scrolling sideways in a narrow cell
+      // rather than shrinking its text.
       "text/html": `<div class="memgauge-figure" data-name="${_escape(name)}" ` +
-        `style="max-width: 100%; overflow-x: auto;">${
-          svg.replace(/^<svg /, '<svg style="max-width: 100%; height: auto;" ')
-        }</div>`,
+        `style="max-width: 100%; overflow-x: auto;">${svg}</div>`,
     }),
   });
   return figure;

@@ -39,7 +39,7 @@ export interface StageFigureOptions {
   paperOnlyPanels?: boolean;
   /** Metrics; default clean utility, poisoned utility, ASR. */
   metrics?: readonly string[];
-  /** Chart width; default 720, widened to at least 160 + 300 px per column facet. */
+  /** Chart width; default 720, widened to at least 160 + 240 px per column facet. */
   width?: number;
   /** Chart height; default 90 + 230 per facet row. */
   height?: number;
@@ -79,7 +79,7 @@ export function stageFigure(options: StageFigureOptions): Element {
   const columnsOfFacets =
     (options.fx ? new Set(records.map((r) => String(r[options.fx!]))).size : 1) + extraPanels;
   // Each column facet needs room for its header and tick labels, whatever width was asked for.
-  const width = Math.max(options.width ?? 720, 160 + 300 * columnsOfFacets);
+  const width = Math.max(options.width ?? 720, 160 + 240 * columnsOfFacets);
   const chart = _metricPanels({
     document,
     records,

@@ -127,7 +127,7 @@ export async function figure5Rankers(
         "usefulness heuristic and the external LLM ranker by a second, different heuristic " +
         "(distinctiveness: words found nowhere else in the trace); both read a unit's text only."
       : "Rankers in the paper's order.",
-    width: 1100,
+    width: 1000,
   });
 }
 
@@ -246,6 +246,6 @@ export async function figure7MemorySize(
         ? ""
         : " The paper's values at |B| = 500 are drawn in a panel of their own.") +
       " The paper also reports that NC and SC cut ASR further at |B| = 500, losing 8 and 6 points of clean utility.",
-    width: 1100,
+    width: 1000,
   });
 }
