@@ -87,8 +87,11 @@ export const notebooksCommand = defineCommand({
   name: "notebooks",
   summary: "execute the notebooks headless through Jupyter (Deno kernel)",
   description: "Each option is passed to the notebooks through its environment variable, which " +
-    "can also be set directly. Outputs go to a temporary directory, printed at the end; the " +
-    "committed notebooks stay without outputs.",
+    "can also be set directly; every other knob of a notebook's parameters cell is read from " +
+    "MEMGAUGE_<NAME> too (e.g. MEMGAUGE_GRID=0,0.5,1, MEMGAUGE_K=3, MEMGAUGE_OUT=DIR to write " +
+    "the notebook's figures and CSVs). Executed notebooks go to a temporary directory, printed " +
+    "at the end; the committed notebooks stay without outputs. A notebook whose kernel lost a " +
+    "cell's output is executed once more, and what is still missing is reported.",
   positionals: {
     name: "NAME",
     description: `Run only the notebooks whose file name contains NAME (${
