@@ -103,3 +103,25 @@ export function jupyterProgress(options: {
 export function jupyterStatus(): (message: string) => void {
   return _liveDisplay();
 }
+
+/**
+ * Show a displayable value (a figure, a table) in the notebook now, and wait until the kernel
+ * has sent it. A cell's last expression is sent after the cell finishes, and the Deno kernel
+ * (2.9.6) loses some of those in headless runs; a display sent while the cell runs is kept.
+ * Outside a kernel it does nothing. Returns nothing, so the cell shows the value once.
+ *
+ * @example
+ * ```ts
+ * import { show } from "./jupyter_progress.ts";
+ * await show({ [Symbol.for("Jupyter.display")]: () => ({ "text/plain": "hi" }) });
+ * ```
+ */
+export async function show(value: unknown): Promise<void> {
+  const display = _display();
+  if (!display) return;
+  const render = (value as Record<symbol, unknown> | null)?.[Symbol.for("Jupyter.display")];
+  const bundle = typeof render === "function"
+    ? await (render as () => unknown).call(value)
+    : { "text/plain": typeof value === "string" ? value : JSON.stringify(value, null, 2) };
+  await display(bundle, { raw: true });
+}
