@@ -15,8 +15,6 @@ export interface MidFigureOptions {
   agentLabel?: string;
   /** Confidence level the summaries used, for the caption; default 0.95. */
   level?: number;
-  /** Interval method named in the caption; default "paired percentile bootstrap". */
-  method?: string;
   /** Extra caption text; default none. */
   note?: string;
   /** Document to draw into; default a fresh linkedom document. */
@@ -74,9 +72,18 @@ function _chart(
   });
 }
 
+/** How the caption names the interval methods a summary records in `<metric>CiMethod`. */
+const _METHOD_TEXT: Record<string, string> = {
+  newcombe: "Newcombe score",
+  "newcombe-instances": "Newcombe score (per instance)",
+  bca: "BCa cluster-bootstrap",
+  percentile: "percentile bootstrap",
+};
+
 /**
- * Build the MID figure: `MID_asr` and `MID_utility` with paired-bootstrap intervals at each
- * operating point of the three stages (the kit's addition; the paper gives medians only).
+ * Build the MID figure: `MID_asr` and `MID_utility` with their intervals at each operating point
+ * of the three stages (the kit's addition; the paper gives medians only). The caption names the
+ * interval methods the summaries record (`midAsrCiMethod`, `midUtilityCiMethod`).
  *
  * @example
  * ```ts
@@ -93,6 +100,14 @@ export function midFigure(options: MidFigureOptions): Element {
   const management = withPanel(_records(options.summaries.management));
   const retrieval = withPanel(_records(options.summaries.retrieval));
   const categories = orderPolicies(management.map((r) => String(r.policy)));
+  const methods = [
+    ...new Set(
+      [...writing, ...management, ...retrieval].flatMap((r) => [
+        r.midAsrCiMethod,
+        r.midUtilityCiMethod,
+      ]).filter((m): m is string => typeof m === "string").map((m) => _METHOD_TEXT[m] ?? m),
+    ),
+  ];
   return composeFigure({
     document,
     charts: [
@@ -114,8 +129,8 @@ export function midFigure(options: MidFigureOptions): Element {
     }; agents pooled, instances resampled as clusters. Dots: MID; bars: ${
       Math.round((options.level ?? 0.95) * 100)
     }% ${
-      options.method ?? "paired percentile bootstrap"
-    } interval. The kit's addition: the paper reports medians only.${
+      methods.length > 0 ? `${methods.join(" / ")} interval` : "interval"
+    }. The kit's addition: the paper reports medians only.${
       options.note ? ` ${options.note}` : ""
     }`,
   });

@@ -90,7 +90,7 @@ export function midDisplay(options: {
     "utility lo": r.midUtilityLo as number | null,
     "utility hi": r.midUtilityHi as number | null,
     pairs: String(r.pairs ?? ""),
-    ...(r.ciMethod !== undefined && { method: String(r.ciMethod) }),
+    ...(r.midAsrCiMethod !== undefined && { method: String(r.midAsrCiMethod) }),
     backend: String(r.backend),
   }));
   const columns = Object.keys(rows[0] ?? {});
@@ -136,13 +136,9 @@ export function midIntervals(options: {
     retrieval: midTable({ stage: "retrieval", result: results.retrieval, seed: options.seed }),
   };
   const rows = [...results.writing.rows, ...results.management.rows, ...results.retrieval.rows];
-  const method = tables.writing.columns.includes("ciMethod")
-    ? String(tables.writing.getColumn("ciMethod").get(0))
-    : undefined;
   const element = midFigure({
     summaries: tables,
     agentLabel: results.writing.agentLabel,
-    method,
     note: _simulatorNote(rows),
   });
   const management = tables.management.toRecords();
