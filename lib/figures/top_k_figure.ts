@@ -63,7 +63,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     height: 300,
     marginLeft: 48,
     marginBottom: 40,
-    style: { fontSize: "11px" },
+    style: { fontSize: "13px" },
     fx: { label: null, domain: _METRICS.map((m) => _LABELS[m]) },
     x: { label: "retrieval budget K →", ticks: [1, 3, 5, 7], tickFormat: "d", inset: 8 },
     y: { label: "rate (%)", domain: [0, 100], grid: true },
