@@ -69,7 +69,12 @@ Deno.test("the paper's values are drawn coloured by metric and named in the lege
 
 Deno.test("Figure 5 draws the paper's four rankers in the paper's order", async () => {
   const fig = await figure5Rankers({ ...quick, grid: [0.5] });
-  const headers = ["self · offline", "external · offline", "random order", "chronological order"];
+  const headers = [
+    "self · usefulness",
+    "external · distinctiveness",
+    "random order",
+    "chronological order",
+  ];
   const at = headers.map((h) => fig.figure.svg.indexOf(h));
   assert.ok(at.every((i) => i > 0), String(at));
   assert.deepEqual([...at].sort((a, b) => a - b), at);

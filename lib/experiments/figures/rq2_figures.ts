@@ -73,8 +73,8 @@ export function paperRanker(id: string): string {
 }
 
 const _RANKER_LABEL: Record<string, string> = {
-  usefulness: "self · offline stand-in: usefulness heuristic",
-  distinctiveness: "external · offline stand-in: distinctiveness heuristic",
+  usefulness: "self · usefulness (offline)",
+  distinctiveness: "external · distinctiveness (offline)",
   "llm:self": "self · the agent's own LLM",
   random: "random order",
   chronological: "chronological order",
@@ -88,7 +88,7 @@ const _RANKER_LABEL: Record<string, string> = {
  * import assert from "node:assert/strict";
  * import { figure5Rankers } from "./rq2_figures.ts";
  * const fig = await figure5Rankers({ n: 2, resamples: 10, grid: [0.5] });
- * assert.match(fig.figure.svg, /self · offline stand-in: usefulness/);
+ * assert.match(fig.figure.svg, /self · usefulness \(offline\)/);
  * ```
  */
 export async function figure5Rankers(
@@ -127,7 +127,7 @@ export async function figure5Rankers(
         "usefulness heuristic and the external LLM ranker by a second, different heuristic " +
         "(distinctiveness: words found nowhere else in the trace); both read a unit's text only."
       : "Rankers in the paper's order.",
-    width: 1000,
+    width: 1200,
   });
 }
 
