@@ -5,8 +5,8 @@
 import * as Plot from "@observablehq/plot";
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
-import { _records, type FrameLike } from "./_metric_panels.ts";
-import { _withPanel, POLICY_ORDER } from "./figure3_stages.ts";
+import { _records, FONT_SIZE, type FrameLike } from "./_metric_panels.ts";
+import { AXIS_LABEL, orderPolicies, withPanel } from "./labels.ts";
 
 /** The flip rates drawn, in legend order, with their colour and meaning. */
 export const FLIP_STYLE = {
@@ -24,12 +24,16 @@ export const FLIP_STYLE = {
   },
 } as const;
 
-/** The x column of each stage, with its axis label. */
-const STAGES = {
-  writing: { x: "thetaW", label: "writing coverage θw →" },
-  management: { x: "policy", label: "management policy" },
-  retrieval: { x: "thetaR", label: "retrieval exposure θr →" },
-} as const;
+/** The x column of each stage. */
+const STAGES = { writing: "thetaW", management: "policy", retrieval: "thetaR" } as const;
+
+/** How the caption names the interval methods a summary records in `<metric>CiMethod`. */
+const _METHOD_TEXT: Record<string, string> = {
+  wilson: "Wilson score",
+  "wilson-instances": "Wilson score (per instance)",
+  bca: "BCa cluster-bootstrap",
+  percentile: "percentile bootstrap",
+};
 
 /** Options of {@link counterfactualFigure}. */
 export interface CounterfactualFigureOptions {
@@ -42,6 +46,8 @@ export interface CounterfactualFigureOptions {
   agentLabel?: string;
   /** Confidence level the summaries used, for the caption; default 0.95. */
   level?: number;
+  /** Extra caption text; default none. */
+  note?: string;
   /** Document to draw into; default a fresh linkedom document. */
   document?: Document;
 }
@@ -72,12 +78,12 @@ function _chart(
   const color = (d: { metric: keyof typeof FLIP_STYLE }) => FLIP_STYLE[d.metric].color;
   return Plot.plot({
     document,
-    width: categories ? 330 : 360,
-    height: 70 + 150 * (new Set(records.map((r) => r.panel)).size || 1),
-    marginLeft: 48,
-    marginRight: 105,
-    marginBottom: 40,
-    style: { fontSize: "11px" },
+    width: categories ? 400 : 440,
+    height: 70 + 190 * (new Set(records.map((r) => r.panel)).size || 1),
+    marginLeft: 52,
+    marginRight: 150,
+    marginBottom: 46,
+    style: { fontSize: `${FONT_SIZE}px` },
     x: categories
       ? {
         label: xLabel,
@@ -85,14 +91,15 @@ function _chart(
         ticks: categories.map((_, i) => i),
         tickFormat: (i: number) => categories[i] ?? "",
         labelArrow: "none",
+        labelAnchor: "center",
       }
-      : { label: xLabel, ticks: 5, inset: 8 },
-    y: { label: "flip rate (%)", domain: [0, 100], grid: true, ticks: 5 },
+      : { label: xLabel, ticks: 5, inset: 10, labelArrow: "none", labelAnchor: "center" },
+    y: { label: "flip rate (%)", labelArrow: "none", domain: [0, 100], grid: true, ticks: 5 },
     fy: { label: null },
     marks: [
       Plot.frame({ stroke: "#ccc" }),
       Plot.ruleX(points, { x: "x", y1: "lo", y2: "hi", fy: "panel", stroke: color }),
-      Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 2.5 }),
+      Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 3.5 }),
     ],
   });
 }
@@ -114,20 +121,22 @@ function _chart(
  */
 export function counterfactualFigure(options: CounterfactualFigureOptions): Element {
   const document = options.document ?? createDocument();
+  const methods = new Set<string>();
   const charts = (Object.keys(STAGES) as (keyof typeof STAGES)[]).flatMap((stage) => {
     const summary = options.summaries[stage];
     if (summary === undefined) return [];
-    const records = _withPanel(_records(summary));
-    const { x, label } = STAGES[stage];
-    let categories: string[] | undefined;
-    if (stage === "management") {
-      const policies = [...new Set(records.map((r) => String(r.policy)))];
-      categories = [
-        ...POLICY_ORDER.filter((p) => policies.includes(p)),
-        ...policies.filter((p) => !POLICY_ORDER.includes(p)),
-      ];
+    const records = withPanel(_records(summary));
+    for (const r of records) {
+      for (const metric of Object.keys(FLIP_STYLE)) {
+        const m = r[`${metric}CiMethod`];
+        if (typeof m === "string") methods.add(_METHOD_TEXT[m] ?? m);
+      }
     }
-    return [_chart(document, records, x, label, categories)];
+    const x = STAGES[stage];
+    const categories = stage === "management"
+      ? orderPolicies(records.map((r) => String(r.policy)))
+      : undefined;
+    return [_chart(document, records, x, AXIS_LABEL[x], categories)];
   });
   if (charts.length === 0) {
     throw new RangeError(
@@ -143,6 +152,8 @@ export function counterfactualFigure(options: CounterfactualFigureOptions): Elem
     legend: Object.values(FLIP_STYLE).map(({ label, color }) => ({ label, color })),
     caption: `Agent backend: ${
       options.agentLabel ?? "offline reference agent"
-    }; agents pooled. Risk: share of attack successes (poisoned runs matching y_adv) that no longer match it; helpful: share of correct clean runs no longer correct; background: either, for a background record. Bars: ${level}% interval, as the summary's CiMethod columns name it: Wilson score with one rerun per instance, a cluster bootstrap over instances where instances hold several (background records, pooled agents). The kit's addition: the paper does not run it.`,
+    }; agents pooled, instances resampled as clusters. Risk: share of attack successes (poisoned runs matching y_adv) that no longer match it; helpful: share of correct clean runs no longer correct; background: either, for a background record. Dots: flip rate; bars: ${level}% ${
+      methods.size > 0 ? `${[...methods].join(" / ")} interval` : "interval"
+    }. The kit's addition: the paper does not run it.${options.note ? ` ${options.note}` : ""}`,
   });
 }
