@@ -84,7 +84,7 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
     };
     let hindsightUrl = values["hindsight-url"];
     if (values["pipeline-check"]) {
-      const check = await startPipelineCheck({});
+      const check = await startPipelineCheck();
       stops.push(() => check.close());
       endpoint = {
         ...check.endpoint,

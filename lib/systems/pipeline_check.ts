@@ -25,11 +25,11 @@ export const PIPELINE_CHECK_BANNER =
  * ```ts
  * import assert from "node:assert/strict";
  * import { startPipelineCheck } from "./pipeline_check.ts";
- * const check = await startPipelineCheck({});
+ * const check = await startPipelineCheck();
  * try { assert.match(check.endpoint.baseUrl, /^http:\/\/127\.0\.0\.1:/); } finally { await check.close(); }
  * ```
  */
-export async function startPipelineCheck(_options: Record<string, never>): Promise<PipelineCheck> {
+export async function startPipelineCheck(): Promise<PipelineCheck> {
   // The scripted servers are only loaded when a pipeline check runs.
   const { startFakeOpenAIServer, majorityReply } = await import(
     "../testing/fake_openai_server.ts"
