@@ -17,9 +17,17 @@ export const HINDSIGHT_CLIENT_VERSION = "@vectorize-io/hindsight-client@0.9.1";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hindsightSystem } from "./hindsight.ts";
- * const factory = hindsightSystem({ baseUrl: "http://127.0.0.1:9" });
- * console.assert(typeof factory === "function");
+ * import { startPipelineCheck } from "./pipeline_check.ts";
+ * const check = await startPipelineCheck(); // a local Hindsight stand-in, not the real server
+ * try {
+ *   const memory = await hindsightSystem({ baseUrl: check.hindsightUrl })({ scope: "ann", management: "M0" });
+ *   await memory.write({ units: [{ id: "u1", text: "Ann's dog is called Rex.", channel: "user" }], background: true });
+ *   const found = await memory.search({ query: "Ann's dog", k: 1 });
+ *   assert.deepEqual(found.map((r) => r.text), ["Ann's dog is called Rex."]);
+ *   await memory.close();
+ * } finally { await check.close(); }
  * ```
  */
 export function hindsightSystem(options: {

@@ -99,9 +99,16 @@ type _Llm = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mem0System } from "./mem0.ts";
- * const factory = mem0System({ endpoint: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "none", model: "m", embeddingModel: "e" } });
- * console.assert(typeof factory === "function");
+ * import { startPipelineCheck } from "./pipeline_check.ts";
+ * const check = await startPipelineCheck(); // scripted local endpoints, not a real model
+ * try {
+ *   const memory = await mem0System({ endpoint: check.endpoint })({ scope: "ann", management: "M0" });
+ *   await memory.write({ units: [{ id: "u1", text: "Ann's dog is called Rex.", channel: "user" }], background: true });
+ *   assert.deepEqual((await memory.list()).map((r) => r.text), ["Ann's dog is called Rex."]);
+ *   await memory.close();
+ * } finally { await check.close(); }
  * ```
  */
 export function mem0System(options: {

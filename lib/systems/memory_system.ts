@@ -29,6 +29,7 @@ export interface WriteResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { MemorySystem } from "./memory_system.ts";
  * const records: { id: string; text: string }[] = [];
  * const echo: MemorySystem = {
@@ -40,6 +41,7 @@ export interface WriteResult {
  *   close: () => Promise.resolve(),
  * };
  * await echo.write({ units: [{ id: "u", text: "hi", channel: "user" }], background: false });
+ * assert.deepEqual(await echo.search({ query: "hi", k: 1 }), [{ id: "u", text: "hi" }]);
  * ```
  */
 export interface MemorySystem {

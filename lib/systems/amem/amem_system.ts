@@ -43,9 +43,14 @@ function _embedText(n: AmemNote): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { amemSystem } from "./amem_system.ts";
- * const factory = amemSystem({ client: {} as never, embedder: { model: "e", embed: () => Promise.resolve([]) } });
- * console.assert(typeof factory === "function");
+ * // Background records become notes without a model call; a toy embedder counts words.
+ * const embedder = { model: "words", embed: (texts: readonly string[]) => Promise.resolve(texts.map((t) => [t.split(" ").length, 1])) };
+ * const memory = await amemSystem({ client: {} as never, embedder })({ scope: "ann", management: "M0" });
+ * await memory.write({ units: [{ id: "u1", text: "Ann's dog is called Rex.", channel: "user" }], background: true });
+ * assert.deepEqual(await memory.list(), [{ id: "ann-n0", text: "Ann's dog is called Rex." }]);
+ * await memory.close();
  * ```
  */
 export function amemSystem(options: {

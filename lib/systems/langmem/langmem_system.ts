@@ -12,9 +12,14 @@ import { LANGMEM_UPSTREAM, manageMemories } from "./memory_manager.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { langmemSystem } from "./langmem_system.ts";
- * const factory = langmemSystem({ client: {} as never, embedder: { model: "e", embed: () => Promise.resolve([]) } });
- * console.assert(typeof factory === "function");
+ * // Background records are stored as given, without a model call; a toy embedder counts words.
+ * const embedder = { model: "words", embed: (texts: readonly string[]) => Promise.resolve(texts.map((t) => [t.split(" ").length, 1])) };
+ * const memory = await langmemSystem({ client: {} as never, embedder })({ scope: "ann", management: "M0" });
+ * await memory.write({ units: [{ id: "u1", text: "Ann's dog is called Rex.", channel: "user" }], background: true });
+ * assert.deepEqual(await memory.list(), [{ id: "ann-m0", text: "Ann's dog is called Rex." }]);
+ * await memory.close();
  * ```
  */
 export function langmemSystem(options: {
