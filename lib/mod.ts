@@ -42,10 +42,8 @@ export { stableId } from "./model/stable_id.ts";
 export { trajectoryId } from "./model/trajectory_id.ts";
 
 // Text matching and normalization
-export { MONTH_NAMES, MONTH_PATTERN, monthNumber } from "./text/months.ts";
-export { SMALL_NUMBER_WORDS, TENS_NUMBER_WORDS } from "./text/number_words.ts";
-export { tokenJaccard, tokenWords } from "./text/token_jaccard.ts";
-export { BREAK_PREFIX, normalizeTokens, normalizeWithBreaks, stemToken } from "./text/normalize.ts";
+export { tokenJaccard } from "./text/token_jaccard.ts";
+export { normalizeTokens } from "./text/normalize.ts";
 export { matchesAnswer, tokenMatches } from "./text/matches.ts";
 export { splitReasoning } from "./text/reasoning.ts";
 export type { SplitReply } from "./text/reasoning.ts";
@@ -66,14 +64,7 @@ export type { Ranker } from "./stages/writing/ranker.ts";
 export type { Writer } from "./stages/writing/writer.ts";
 export { admit } from "./stages/writing/admit.ts";
 export { admittedCount } from "./stages/writing/admitted_count.ts";
-export {
-  contentWords,
-  REDUNDANCY_WEIGHT,
-  repeatedShare,
-  stripScaffolding,
-  usefulnessRanker,
-  usefulnessScore,
-} from "./stages/writing/rankers/usefulness.ts";
+export { usefulnessRanker, usefulnessScore } from "./stages/writing/rankers/usefulness.ts";
 export { randomRanker } from "./stages/writing/rankers/random.ts";
 export { chronologicalRanker } from "./stages/writing/rankers/chronological.ts";
 export {
@@ -133,13 +124,7 @@ export {
   ResponseFormatSupport,
 } from "./models/model_catalog.ts";
 export type { ModelEndpoint, ModelOptionKey, ModelOverrides } from "./models/model_catalog.ts";
-export {
-  CACHE_SCHEMA_VERSION,
-  CachedReply,
-  CacheFileError,
-  cacheKey,
-  ResponseCache,
-} from "./models/response_cache.ts";
+export { CachedReply, CacheFileError, ResponseCache } from "./models/response_cache.ts";
 export { RequestLimiter } from "./models/request_limiter.ts";
 export type { LimiterStats, RequestOutcome, RequestSlot } from "./models/request_limiter.ts";
 export {
@@ -152,7 +137,6 @@ export {
 export { parseJsonReply } from "./models/parse_json_reply.ts";
 export { adaptResponseFormat, schemaInstruction } from "./models/structured_output.ts";
 export type { PromptMessage } from "./models/structured_output.ts";
-export { durationMs, exhaustedForMs, retryAfterMs } from "./models/rate_limit_headers.ts";
 export { checkEndpoint } from "./models/check_endpoint.ts";
 export type { EndpointCheck, ProbeResult } from "./models/check_endpoint.ts";
 
@@ -163,25 +147,14 @@ export { parseReferenceSpec, referenceAgentId } from "./agents/agent_spec.ts";
 export type { ReferenceSpec } from "./agents/agent_spec.ts";
 export { ALL_MECHANISMS_ON, MECHANISMS } from "./agents/mechanisms.ts";
 export type { Mechanism, MechanismSwitches } from "./agents/mechanisms.ts";
-export {
-  INSTRUCTION_CUES,
-  instructionCues,
-  instructionWeight,
-} from "./agents/mechanisms/instructions.ts";
+export { INSTRUCTION_CUES, instructionCues } from "./agents/mechanisms/instructions.ts";
 export { PERSONAS } from "./agents/personas.ts";
 export type { Persona } from "./agents/personas.ts";
 export { NO_ANSWER, referenceAgent } from "./agents/reference_agent.ts";
 export type { RecordReading, ReferenceTrajectory, ValueReading } from "./agents/reference_agent.ts";
 export { resolveAgents } from "./agents/resolve_agents.ts";
 export type { AgentFactory } from "./agents/resolve_agents.ts";
-export {
-  agentMessages,
-  agentPrompts,
-  isAgentSystemPrompt,
-  memorySection,
-  QUERY_SESSION,
-  writtenTime,
-} from "./agents/memory_prompt.ts";
+export { agentMessages, agentPrompts, memorySection } from "./agents/memory_prompt.ts";
 export type { AgentMessage } from "./agents/memory_prompt.ts";
 export {
   FORCE_SEARCH_MEMORY,
