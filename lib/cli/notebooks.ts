@@ -17,7 +17,8 @@ import {
   runCommand,
 } from "./command.ts";
 import { z } from "zod";
-import { AgentSpec, MODEL_OPTIONS, offlineOrModel } from "./sweep_args.ts";
+import { JUDGES } from "../judges/judges.ts";
+import { AgentSpec, MODEL_OPTIONS, registeredOrModel } from "./sweep_args.ts";
 import { errorRowsExit } from "./command.ts";
 
 // Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
@@ -123,12 +124,12 @@ export const notebooksCommand = defineCommand({
       env: "MEMGAUGE_DATASET",
     }),
     judge: opt.string({
-      description: MODEL_OPTIONS.judge.description,
+      description: MODEL_OPTIONS.judge.describe ?? MODEL_OPTIONS.judge.description,
       placeholder: MODEL_OPTIONS.judge.placeholder,
       example: "llm:gpt-5.4-mini",
       defaultText: "deterministic",
       env: "MEMGAUGE_JUDGE",
-      schema: offlineOrModel("deterministic"),
+      schema: registeredOrModel(JUDGES),
     }),
     "base-url": { ...MODEL_OPTIONS["base-url"], env: "MEMGAUGE_BASE_URL" },
     cache: opt.string({

@@ -92,10 +92,10 @@ export const reproduceCommand = defineCommand({
     "deno task reproduce --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini --out figures-gpt",
   ],
   check(v, { label }) {
-    if (!(v.dataset in DATASETS) && !v.dataset.endsWith(".json")) {
+    if (!DATASETS.has(v.dataset) && !v.dataset.endsWith(".json")) {
       throw new RangeError(
         `${label("dataset")}: unknown dataset ${JSON.stringify(v.dataset)} (expected one of ${
-          Object.keys(DATASETS).join(", ")
+          DATASETS.ids().join(", ")
         }, or a path ending in .json)`,
       );
     }
