@@ -33,6 +33,8 @@ export interface NotebookKnobs {
   K?: number;
   FILL?: string;
   BANK_SIZE?: number;
+  /** Plugin modules (relative to the repository root), as `--plugin` on the command line. */
+  PLUGINS?: readonly string[];
 }
 
 /** What {@link notebookSetup} returns. */
@@ -92,6 +94,7 @@ export function notebookSetup(knobs: NotebookKnobs): NotebookSetup {
       fill: (knobs.FILL ?? PAPER_DEFAULTS.fill) as "random" | "similarity",
     },
     bankSize: knobs.BANK_SIZE ?? PAPER_DEFAULTS.bankSize,
+    plugins: (knobs.PLUGINS ?? []).map((path) => repoPath({ path })),
     progress: (label: string) => jupyterProgress({ label }),
     status,
   };
