@@ -553,7 +553,8 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
       }
       const sources = new Map<string, "argv" | "env">();
       const values: Record<string, unknown> = {};
-      for (const [name, o] of Object.entries(declared)) {
+      // `--plugin` is not among the values: `execute` loaded the plugins before parsing.
+      for (const [name, o] of Object.entries(spec.options)) {
         const raw = (parsed.values as Record<string, unknown>)[name];
         let value: unknown;
         if (raw !== undefined) {

@@ -186,7 +186,7 @@ export const SWEEP_OPTIONS = {
       "Management policies to compare (--stage management only), any registered ones (a " +
       "--plugin adds its own): " + registeredList(POLICIES) + ".",
     example: "UM,PQ",
-    defaultText: `every registered policy (${POLICIES.ids().join(",")})`,
+    defaultText: `every registered policy (the built-ins: ${POLICIES.ids().join(",")})`,
     schema: _Policy,
     field: "OperatingPoint.policy",
   }),

@@ -1,9 +1,9 @@
 /**
  * Plugins: a module whose default export adds policies, rankers, writers, agents, judges,
  * memory systems or datasets to their registries. Entries are plain objects that satisfy the
- * kit's interfaces, so a simple policy needs no import of the kit:
+ * kit's interfaces, so a simple policy needs no import of the kit (`my_policy.ts`):
  *
- * ```ts
+ * ```ts ignore
  * export default {
  *   policies: [{
  *     id: "NT",
