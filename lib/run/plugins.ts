@@ -37,8 +37,7 @@ import type { Ranker } from "../stages/writing/ranker.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import type { Writer } from "../stages/writing/writer.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
-import type { MemorySystemFactory } from "../systems/memory_system.ts";
-import { type SystemContext, SYSTEMS } from "../systems/systems.ts";
+import { SYSTEM_REGISTRY, type SystemMaker } from "../systems/systems.ts";
 
 /** What a plugin module default-exports; every field is optional. */
 export interface Plugin {
@@ -50,7 +49,7 @@ export interface Plugin {
   systems?: readonly {
     id: string;
     description: string;
-    create: (context: SystemContext) => MemorySystemFactory;
+    create: SystemMaker;
   }[];
   datasets?: readonly { id: string; description: string; load: DatasetLoader }[];
 }
@@ -116,7 +115,7 @@ const _KINDS = {
   },
   systems: {
     schema: z.looseObject({ id: _id, description: _text, create: _fn }),
-    registry: SYSTEMS as Registry<unknown>,
+    registry: SYSTEM_REGISTRY as Registry<unknown>,
     value: (e: Record<string, unknown>) => e.create,
   },
   datasets: {

@@ -1,20 +1,23 @@
 /**
- * The memory-system registry: the adapters the kit ships (Mem0, LangMem, A-MEM, Hindsight), then
- * any plugin's. An entry makes the system's factory from where its model calls go.
+ * The memory-system registry: the adapters the kit ships (`SYSTEM_NAMES`), then any plugin's.
+ * An entry makes the system from what `resolveSystem` is given besides the name (where the
+ * system's model calls go).
  */
 import { createRegistry, type Registry } from "../model/registry.ts";
-import type { MemorySystemFactory, SystemEndpoint } from "./memory_system.ts";
-import { resolveSystem } from "./resolve_system.ts";
+import { resolveSystem, SYSTEM_NAMES } from "./resolve_system.ts";
 
-/** What a system entry is given to make its factory. */
-export interface SystemContext {
-  /** The system's model and embedding endpoint. */
-  endpoint: SystemEndpoint;
-  /** Hindsight server base URL (Hindsight only); default none. */
-  hindsightUrl?: string;
-  /** Hindsight API key; default none. */
-  hindsightApiKey?: string;
-}
+/** What a system entry is given: `resolveSystem`'s options without the name. */
+export type SystemContext = Omit<Parameters<typeof resolveSystem>[0], "name">;
+
+/** What an entry makes: what `resolveSystem` returns. */
+export type SystemMaker = (context: SystemContext) => ReturnType<typeof resolveSystem>;
+
+const _DESCRIPTION: Record<string, string> = {
+  mem0: "Mem0 (mem0ai), in process.",
+  langmem: "LangMem, a TypeScript port.",
+  amem: "A-MEM, a TypeScript port.",
+  hindsight: "Hindsight, a server you run.",
+};
 
 /**
  * Every registered memory system by name (`deno task systems --system` reads it).
@@ -22,21 +25,18 @@ export interface SystemContext {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { SYSTEMS } from "./systems.ts";
- * assert.deepEqual(SYSTEMS.ids().slice(0, 4), ["mem0", "langmem", "amem", "hindsight"]);
+ * import { SYSTEM_NAMES } from "./resolve_system.ts";
+ * import { SYSTEM_REGISTRY } from "./systems.ts";
+ * assert.deepEqual(SYSTEM_REGISTRY.ids(), [...SYSTEM_NAMES]);
  * ```
  */
-export const SYSTEMS: Registry<(context: SystemContext) => MemorySystemFactory> = createRegistry({
-  kind: "system",
-});
+export const SYSTEM_REGISTRY: Registry<SystemMaker> = createRegistry({ kind: "system" });
 
-// The built-ins; a new adapter is its own file, its test and one line here.
-const _builtIn = (name: string) => (context: SystemContext) => resolveSystem({ name, ...context });
-SYSTEMS.register({ id: "mem0", description: "Mem0 (mem0ai).", value: _builtIn("mem0") });
-SYSTEMS.register({ id: "langmem", description: "LangMem.", value: _builtIn("langmem") });
-SYSTEMS.register({ id: "amem", description: "A-MEM.", value: _builtIn("amem") });
-SYSTEMS.register({
-  id: "hindsight",
-  description: "Hindsight (a server you run).",
-  value: _builtIn("hindsight"),
-});
+// The built-ins, one per adapter `resolveSystem` knows.
+for (const name of SYSTEM_NAMES) {
+  SYSTEM_REGISTRY.register({
+    id: name,
+    description: _DESCRIPTION[name] ?? `The ${name} adapter.`,
+    value: (context) => resolveSystem({ ...context, name } as Parameters<typeof resolveSystem>[0]),
+  });
+}

@@ -15,7 +15,8 @@ import { loadPlugins, PluginError, registerPlugin } from "../../lib/run/plugins.
 import { POLICIES } from "../../lib/stages/management/policies.ts";
 import { RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { WRITERS } from "../../lib/stages/writing/writers.ts";
-import { SYSTEMS } from "../../lib/systems/systems.ts";
+import { SYSTEM_NAMES } from "../../lib/systems/resolve_system.ts";
+import { SYSTEM_REGISTRY } from "../../lib/systems/systems.ts";
 
 const FIXTURE = new URL("../fixtures/plugins/tq_policy.ts", import.meta.url).pathname;
 
@@ -30,9 +31,9 @@ Deno.test("every extension point has its registry, built-ins first, in their doc
   assert.equal(WRITERS.ids()[0], "verbatim");
   assert.equal(JUDGES.ids()[0], "deterministic");
   assert.deepEqual(DATASETS.ids().slice(0, 3), ["demo", "locomo", "longmemeval"]);
-  assert.deepEqual(SYSTEMS.ids().slice(0, 4), ["mem0", "langmem", "amem", "hindsight"]);
+  assert.deepEqual(SYSTEM_REGISTRY.ids(), [...SYSTEM_NAMES]);
   assert.ok(AGENTS.ids().includes("reference:careful"));
-  for (const registry of [POLICIES, RANKERS, WRITERS, JUDGES, DATASETS, SYSTEMS, AGENTS]) {
+  for (const registry of [POLICIES, RANKERS, WRITERS, JUDGES, DATASETS, SYSTEM_REGISTRY, AGENTS]) {
     for (const entry of registry.entries()) {
       assert.ok(entry.description.length > 0, `${registry.kind} ${entry.id} has no description`);
     }
