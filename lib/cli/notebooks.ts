@@ -19,7 +19,7 @@ import {
 import { z } from "zod";
 import { JUDGES } from "../judges/judges.ts";
 import { AgentSpec, MODEL_OPTIONS, registeredOrModel } from "./sweep_args.ts";
-import { errorRowsExit } from "./command.ts";
+import { errorRowsExit, pluginPaths } from "./command.ts";
 
 // Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
 const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
@@ -206,6 +206,9 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
     ...(v.baseUrl !== undefined && { MEMGAUGE_BASE_URL: v.baseUrl }),
     ...(v.cache !== undefined && { MEMGAUGE_CACHE: resolve(v.cache) }),
   };
+  // --plugin reaches each kernel's notebookSetup (PLUGINS knob) as absolute paths.
+  const plugins = pluginPaths({ argv: parsed.argv }).map((p) => resolve(p));
+  if (plugins.length > 0) env.MEMGAUGE_PLUGINS = plugins.join(",");
   let failed = 0;
   const withErrors: string[] = [];
   const total: ErrorSummary = { rows: 0, errors: 0, kinds: [] };
