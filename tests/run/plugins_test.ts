@@ -125,3 +125,67 @@ Deno.test("notebook API: plugins put a plugin's policy in the management sweep a
     models.close();
   }
 });
+
+Deno.test("one plugin of every kind: the sweep CLI runs its dataset, agent, judge, writer and ranker", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memgauge-plugin-all-" });
+  const support = new URL("../support/synthetic_instance.ts", import.meta.url).href;
+  try {
+    await Deno.writeTextFile(
+      `${dir}/all.ts`,
+      `import { syntheticInstance } from ${JSON.stringify(support)};
+export default {
+  datasets: [{ id: "tiny", description: "Two synthetic instances.", load: () =>
+    Promise.resolve([0, 1].map((i) => syntheticInstance({ id: "t" + i, seed: i, helpfulUnits: 4, riskUnits: 3, bank: 20 }))) }],
+  agents: [{ id: "echo", simulated: true, answer: ({ context }) => Promise.resolve({ output: context.map((r) => r.id).join(" ") }) }],
+  judges: [{ id: "always", judge: () => Promise.resolve({ correct: true, matchesTarget: false, hedged: false }) }],
+  writers: [{ id: "shout", write: (unit) => Promise.resolve(unit.text.toUpperCase()) }],
+  rankers: [{ id: "backwards", rank: (trace) => Promise.resolve(trace.units.map((u) => u.id).reverse()) }],
+};
+`,
+    );
+    const { sweepMain } = await import("../../lib/cli/sweep.ts");
+    const out = `${dir}/rows.jsonl`;
+    const code = await sweepMain([
+      "--plugin",
+      `${dir}/all.ts`,
+      "--stage",
+      "writing",
+      "--grid",
+      "0,1",
+      "--dataset",
+      "tiny",
+      "--bank-size",
+      "20",
+      "--k",
+      "3",
+      "--agent",
+      "echo",
+      "--judge",
+      "always",
+      "--writer",
+      "shout",
+      "--ranker",
+      "backwards",
+      "--quiet",
+      "--out",
+      out,
+    ]);
+    assert.equal(code, 0);
+    const rows = (await Deno.readTextFile(out)).trim().split("\n").map((l) => JSON.parse(l));
+    assert.ok(rows.length > 0);
+    for (const r of rows) {
+      assert.deepEqual([r.dataset, r.agent, r.ranker, r.correct], [
+        "tiny",
+        "echo",
+        "backwards",
+        true,
+      ]);
+    }
+    assert.deepEqual(
+      [RANKERS.has("backwards"), WRITERS.has("shout"), JUDGES.has("always"), AGENTS.has("echo")],
+      [true, true, true, true],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
