@@ -209,7 +209,7 @@ export type { AttackTargetsOptions, TargetCandidate, TargetKind } from "./data/a
 export { buildMinjaTrace, MINJA_CHANGES, minjaChange } from "./data/attacks/minja.ts";
 export type { MinjaChange, MinjaTraceOptions } from "./data/attacks/minja.ts";
 export { buildSleeperTrace, SLEEPER_STYLES } from "./data/attacks/sleeper.ts";
-export type { SleeperStyle, SleeperTraceOptions } from "./data/attacks/sleeper.ts";
+export type { SleeperDocument, SleeperStyle, SleeperTraceOptions } from "./data/attacks/sleeper.ts";
 export {
   inferAnswerType,
   TYPED_LEXICON,
@@ -220,13 +220,28 @@ export type { SemanticType, TypedSwapsOptions } from "./data/typed_lexicon.ts";
 export { questionHead } from "./data/question_head.ts";
 export type { QuestionHead } from "./data/question_head.ts";
 
+// Extension points: one registry each (lists, --help and figures derive from them), and the
+// plugins (`--plugin FILE.ts`, `plugins` in the notebook API) that add entries to them
+export { createRegistry } from "./model/registry.ts";
+export type { Registry, RegistryEntry } from "./model/registry.ts";
+export { POLICIES, registerPolicy } from "./stages/management/policies.ts";
+export { OFFLINE_RANKERS, RANKERS, registerRanker } from "./stages/writing/rankers.ts";
+export { registerWriter, WRITERS } from "./stages/writing/writers.ts";
+export { AGENTS } from "./agents/agents.ts";
+export { JUDGES, registerJudge } from "./judges/judges.ts";
+export { FIGURES } from "./experiments/figures/figures.ts";
+export { SYSTEM_REGISTRY } from "./systems/systems.ts";
+export type { SystemContext, SystemMaker } from "./systems/systems.ts";
+export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./run/plugins.ts";
+export type { Plugin } from "./run/plugins.ts";
+
 // Running a sweep: operating points, pairs, resources, progress and error reports
-export { DEFAULT_GRID, DEFAULT_POLICIES, operatingPoints } from "./run/operating_points.ts";
+export { DEFAULT_GRID, operatingPoints } from "./run/operating_points.ts";
 export { planSweep } from "./run/plan_sweep.ts";
 export { runPair, trialKey } from "./run/run_pair.ts";
 export type { PairTask } from "./run/run_pair.ts";
 export { runSweep } from "./run/run_sweep.ts";
-export { OFFLINE_RANKERS, sweepResources } from "./run/sweep_resources.ts";
+export { sweepResources } from "./run/sweep_resources.ts";
 export type { SweepResources } from "./run/sweep_resources.ts";
 export { defaultJudgeSpec, defaultRanker, sweep } from "./run/sweep.ts";
 export type { SweepOptions } from "./run/sweep.ts";
@@ -376,7 +391,6 @@ export {
   fixed,
   orderPolicies,
   panelLabel,
-  POLICY_ORDER,
   withPanel,
 } from "./figures/labels.ts";
 export { displayFigure, JUPYTER_DISPLAY } from "./figures/display_figure.ts";

@@ -25,14 +25,17 @@ export const LAYERS: readonly (readonly string[])[] = [
   // agents that answer, the judges that score, and the datasets that make instances.
   ["stages", "agents", "judges", "data"],
   // Level 3: reading rows. Statistics use judge label types (agreement); figures draw rows and
-  // need only io. Neither runs anything.
+  // need only io and the policy order of the stages. Neither runs anything.
   ["stats", "figures"],
-  // Level 4: running. The sweep drives stages, agents and judges; the existing memory systems
-  // measure through agents, judges and the retention statistics.
-  ["run", "systems"],
-  // Level 5: experiments compose runs, statistics and figures into the notebooks' calls.
+  // Level 4: the existing memory systems (Mem0, LangMem, A-Mem, Hindsight), measured through
+  // agents, judges and the retention statistics, and their registry.
+  ["systems"],
+  // Level 5: running a sweep. It drives stages, agents and judges; its plugin loader adds
+  // entries to every registry, the systems registry included, so it sits above systems.
+  ["run"],
+  // Level 6: experiments compose runs, statistics and figures into the notebooks' calls.
   ["experiments"],
-  // Level 6: the command lines, on top of everything.
+  // Level 7: the command lines, on top of everything.
   ["cli"],
 ];
 
