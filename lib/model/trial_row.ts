@@ -11,8 +11,19 @@ export const Condition = z.enum(["clean", "poisoned", "nomemory"]);
 /** Experimental condition of a trial. */
 export type Condition = z.infer<typeof Condition>;
 
-/** One trial row. */
+/**
+ * What produced a row: `controlled` rows come from the kit's own stages (one stage varies, the
+ * others sit at their operating point); `system` rows from an existing memory system measured
+ * end to end (`lib/model/system_row.ts`). Files written before the column existed are controlled.
+ */
+export const RowKind = z.enum(["controlled", "system"]);
+/** What produced a row. */
+export type RowKind = z.infer<typeof RowKind>;
+
+/** One trial row of the controlled pipeline. */
 export const TrialRow = z.object({
+  /** `controlled` or absent (the stage sweep leaves it out; its rows are controlled by definition). */
+  kind: z.literal("controlled").optional(),
   runId: z.string(),
   seed: z.number().int(),
   agent: z.string(),

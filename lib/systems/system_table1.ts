@@ -1,7 +1,7 @@
 /** Table 1 from system rows: WR, U0 and clean/poisoned utility and ASR per system and mode. */
 import pl from "nodejs-polars";
 import { writingRetention } from "../stats/writing_retention.ts";
-import type { SystemRow } from "./measure.ts";
+import type { SystemRow } from "../model/system_row.ts";
 import { _share } from "./_rates.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** Table 2 from system rows: RSR, clean and poisoned utility and ASR against K, long form. */
 import pl from "nodejs-polars";
-import type { SystemRow } from "./measure.ts";
+import type { SystemRow } from "../model/system_row.ts";
 import { _share } from "./_rates.ts";
 
 /**
