@@ -58,9 +58,10 @@ interface _Item {
 
 const _FACTS = ["world", "experience"];
 
+/** A finished session's answers, in call order per mode (calls of two modes may interleave). */
 interface _Transcript {
-  records: TracedRecord[][];
-  searches: TracedRecord[][];
+  records: Record<string, TracedRecord[][]>;
+  searches: Record<string, TracedRecord[][]>;
   received: Record<string, Record<string, string>>;
 }
 
@@ -88,7 +89,10 @@ export function hindsightSystem(
   const headers: Record<string, string> = options.apiKey
     ? { Authorization: `Bearer ${options.apiKey}` }
     : {};
-  const client = new HindsightClient({ baseUrl: options.baseUrl, ...options.apiKey && { apiKey: options.apiKey } });
+  const client = new HindsightClient({
+    baseUrl: options.baseUrl,
+    ...options.apiKey && { apiKey: options.apiKey },
+  });
   const raw = createClient(createConfig({ baseUrl: options.baseUrl, headers }));
   const limiter = options.limiter ?? new RequestLimiter({});
   const stats: HindsightStats = {
@@ -142,7 +146,12 @@ async function _session(
   // A bank left by an interrupted run holds a partial session: start over.
   await send("bank", () => client.deleteBank(bank)).catch(() => {});
   await send("bank", () => client.createBank(bank, { enableObservations: observations }));
-  const transcript: _Transcript = { records: [], searches: [], received: {} };
+  const transcript: _Transcript = { records: {}, searches: {}, received: {} };
+  const keep = (
+    into: Record<string, TracedRecord[][]>,
+    mode: ManagementMode,
+    out: TracedRecord[],
+  ) => (into[mode] ??= []).push(out);
   let failed = false;
   let written = 0;
   let items: _Item[] = [];
@@ -208,8 +217,7 @@ async function _session(
       return item.documentId ? [item.documentId] : [];
     };
   };
-  const visible = (mode: ManagementMode, i: _Item) =>
-    mode === "M1" || _FACTS.includes(i.factType);
+  const visible = (mode: ManagementMode, i: _Item) => mode === "M1" || _FACTS.includes(i.factType);
 
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
@@ -244,7 +252,7 @@ async function _session(
           text: i.text,
           unitIds: t(i),
         }));
-        transcript.records.push(out);
+        keep(transcript.records, mode, out);
         return Promise.resolve(out);
       }),
     search: ({ mode, query, k }) =>
@@ -264,7 +272,7 @@ async function _session(
             unitIds: item ? t(item) : r.document_id ? [r.document_id] : [],
           };
         });
-        transcript.searches.push(out);
+        keep(transcript.searches, mode, out);
         return out;
       }),
     received({ mode }) {
@@ -281,24 +289,31 @@ async function _session(
     },
     close() {
       // Only a session that ran to the end is kept: a rerun replays it without a request.
-      if (!failed && transcript.searches.length > 0) options.cache?.set(key, transcript);
+      if (!failed && Object.keys(transcript.searches).length > 0) {
+        options.cache?.set(key, transcript);
+      }
       return Promise.resolve();
     },
   };
 }
 
 function _replay(t: _Transcript): SystemSession {
-  let r = 0, s = 0;
-  const next = <T>(list: T[], i: number, what: string): T => {
+  const at = new Map<string, number>();
+  const next = (from: Record<string, TracedRecord[][]>, mode: ManagementMode, what: string) => {
+    const i = at.get(what + mode) ?? 0;
+    at.set(what + mode, i + 1);
+    const list = from[mode] ?? [];
     if (i >= list.length) {
-      throw new Error(`Hindsight replay: the recorded session has no ${what} call ${i + 1}`);
+      throw new Error(
+        `Hindsight replay: the recorded session has no ${what} call ${i + 1} (${mode})`,
+      );
     }
-    return list[i];
+    return Promise.resolve(list[i]);
   };
   return {
     write: () => Promise.resolve(),
-    records: () => Promise.resolve(next(t.records, r++, "records")),
-    search: () => Promise.resolve(next(t.searches, s++, "search")),
+    records: ({ mode }) => next(t.records, mode, "records"),
+    search: ({ mode }) => next(t.searches, mode, "search"),
     received: ({ mode }) => new Map(Object.entries(t.received[mode] ?? {})),
     close: () => Promise.resolve(),
   };

@@ -12,8 +12,9 @@ import type { MemoryRecord, RecordRole } from "../model/memory_record.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
 import type { SourceUnit } from "../model/source_unit.ts";
 import { stableId } from "../model/stable_id.ts";
-import type { ManagementMode, SystemRow } from "../model/system_row.ts";
+import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../model/system_row.ts";
 import type { Condition } from "../model/trial_row.ts";
+import { monthNumber } from "../text/months.ts";
 import type { MemorySystem, SystemSession, TracedRecord } from "./memory_system.ts";
 import { rsrHits } from "./rsr.ts";
 
@@ -39,21 +40,6 @@ function _backgroundUnit(record: Instance["background"][number]): SourceUnit {
   };
 }
 
-const _MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
-
 /**
  * The date the instance's interactions carry (the first `[8 May 2023]` stamp of its traces), as
  * YYYY-MM-DD; 2025-01-01 when no unit is stamped (the demo set). Fixed per instance, so the
@@ -75,9 +61,9 @@ export function sessionDateOf(instance: Pick<Instance, "helpful" | "risk">): str
   ];
   for (const u of units) {
     const m = /\[(\d{1,2}) ([A-Za-z]+),? (\d{4})\]/.exec(u.text);
-    const month = m ? _MONTHS.indexOf(m[2].toLowerCase()) : -1;
-    if (m && month >= 0) {
-      return `${m[3]}-${String(month + 1).padStart(2, "0")}-${m[1].padStart(2, "0")}`;
+    const month = m ? monthNumber(m[2]) : 0;
+    if (m && month > 0) {
+      return `${m[3]}-${String(month).padStart(2, "0")}-${m[1].padStart(2, "0")}`;
     }
   }
   return "2025-01-01";
@@ -102,7 +88,9 @@ class _StableIds {
   #ids = new Map<string, string>();
   assign(records: readonly TracedRecord[], unitId: string): void {
     const fresh = records.filter((r) => !this.#ids.has(r.storeId))
-      .map((r, i) => ({ r, i })).sort((a, b) => a.r.text < b.r.text ? -1 : a.r.text > b.r.text ? 1 : a.i - b.i);
+      .map((r, i) => ({ r, i })).sort((a, b) =>
+        a.r.text < b.r.text ? -1 : a.r.text > b.r.text ? 1 : a.i - b.i
+      );
     fresh.forEach(({ r }, n) => this.#ids.set(r.storeId, `${unitId}#${n + 1}`));
   }
   of(record: TracedRecord): string {
@@ -201,7 +189,10 @@ export async function measureSystem(options: MeasureSystemOptions): Promise<Syst
     })());
   }
   for (const result of results) {
-    const taskRows = await result;
+    // Columns in contract order, whatever order the row was built in.
+    const taskRows = (await result).map((r) =>
+      Object.fromEntries(SYSTEM_ROW_COLUMNS.map((c) => [c, r[c]])) as SystemRow
+    );
     rows.push(...taskRows);
     await options.onRows?.(taskRows);
   }

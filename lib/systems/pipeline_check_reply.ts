@@ -29,7 +29,11 @@ function _between(text: string, open: string, close: string): string {
 
 /** langmem's `<instance id=ID schema_type="Memory">{'content': '...'}</instance>` blocks. */
 function _instances(text: string): { id: string; content: string }[] {
-  return [...text.matchAll(/<instance id=(\S+) schema_type="Memory">\n\{'content': (['"])([\s\S]*?)\2\}\n<\/instance>/g)]
+  return [
+    ...text.matchAll(
+      /<instance id=(\S+) schema_type="Memory">\n\{'content': (['"])([\s\S]*?)\2\}\n<\/instance>/g,
+    ),
+  ]
     .map((m) => ({ id: m[1], content: m[3].replace(/\\(['"\\])/g, "$1").replace(/\\n/g, "\n") }));
 }
 

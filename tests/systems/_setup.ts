@@ -4,7 +4,11 @@ import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import { referenceAgent } from "../../lib/agents/reference_agent.ts";
 import type { Instance } from "../../lib/model/instance.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
-import { measureSystem, type MeasureSystemOptions, type SystemRow } from "../../lib/systems/measure.ts";
+import {
+  measureSystem,
+  type MeasureSystemOptions,
+  type SystemRow,
+} from "../../lib/systems/measure.ts";
 import type { MemorySystem } from "../../lib/systems/memory_system.ts";
 import { type PipelineCheck, startPipelineCheck } from "../../lib/systems/pipeline_check.ts";
 import { systemSetup } from "../../lib/systems/system_setup.ts";
@@ -41,7 +45,9 @@ export async function pipelineRun(options: {
   check?: PipelineCheck;
   ks?: number[];
   extra?: Partial<MeasureSystemOptions>;
-}): Promise<{ rows: SystemRow[]; requests: number; hindsightRequests: number; system: MemorySystem }> {
+}): Promise<
+  { rows: SystemRow[]; requests: number; hindsightRequests: number; system: MemorySystem }
+> {
   const check = options.check ?? await startPipelineCheck({});
   const cache = options.cache ?? new ResponseCache({ path: ":memory:" });
   const before = { requests: check.requests(), hindsight: check.hindsightRequests() };

@@ -203,9 +203,10 @@ export async function manageMemories(options: ManageMemoriesOptions): Promise<Ma
     `\n\n<session_${options.sessionId}>\n${conversation}\n</session_${options.sessionId}>`;
   const toolNames = tools.map((t) => t.function.name);
   // Emulated tool calling (the kit's model client speaks chat completions, not tools).
-  const emulation = `You can call these tools (OpenAI function definitions):\n<tools>\n${
-    JSON.stringify(tools, null, 2)
-  }\n</tools>\nCall them by replying with a JSON object {"tool_calls": [{"name": TOOL_NAME, ` +
+  const emulation =
+    `You can call these tools (OpenAI function definitions):\n<tools>\n${
+      JSON.stringify(tools, null, 2)
+    }\n</tools>\nCall them by replying with a JSON object {"tool_calls": [{"name": TOOL_NAME, ` +
     `"arguments": {...}}, ...]}, one entry per call, in the order you make them.` +
     (forced ? " You must call at least one tool." : " An empty list means you call no tool.");
   const messages: ChatMessage[] = [

@@ -240,4 +240,3 @@ export function _mem0Message(unit: WriteUnit): { role: string; content: string }
     content: unit.channel === "tool" ? `[tool output] ${unit.text}` : unit.text,
   };
 }
-

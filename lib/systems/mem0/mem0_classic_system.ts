@@ -18,8 +18,8 @@ import {
   _jsonAfter,
   _KitEmbedder,
   _KitLlm,
-  _mem0Message,
   type _Mem0Message,
+  _mem0Message,
   _nextParts,
   _registerKitProviders,
 } from "./_mem0_parts.ts";
@@ -96,7 +96,10 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
     }));
 
   const handler = (mode: ManagementMode) =>
-  async (messages: _Mem0Message[], format?: unknown): Promise<string> => {
+  async (
+    messages: _Mem0Message[],
+    format?: unknown,
+  ): Promise<string> => {
     const chat = asChat(messages);
     const responseFormat = (format as Record<string, unknown>) ?? undefined;
     if (chat.length === 2 && chat[0].content.includes(_EXTRACTION)) {

@@ -19,8 +19,8 @@ import {
   _KitEmbedder,
   _KitHistory,
   _KitLlm,
-  _mem0Message,
   type _Mem0Message,
+  _mem0Message,
   _nextParts,
   _registerKitProviders,
 } from "./_mem0_parts.ts";
@@ -101,7 +101,10 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
       .replace(/(## Current Date\n)[^\n]*/, `$1${open.sessionDate}`);
 
   const handler = (mode: ManagementMode) =>
-  async (messages: _Mem0Message[], format?: unknown): Promise<string> => {
+  async (
+    messages: _Mem0Message[],
+    format?: unknown,
+  ): Promise<string> => {
     const [system, user] = messages.map((x) => String(x.content ?? ""));
     const extraction = messages.length === 2 && system.includes("You are a Memory Extractor") &&
       user.includes("## New Messages\n");
