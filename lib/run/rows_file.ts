@@ -16,17 +16,25 @@ import { trialKey } from "./run_pair.ts";
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function readRowsFile(options: {
+export async function readRowsFile<R = TrialRow>(options: {
   /** Path of the JSONL rows file. */
   path: string;
-}): Promise<{ rows: TrialRow[]; keys: Set<string> }> {
+  /** Row schema each line must pass; default the controlled `TrialRow`. */
+  schema?: { parse(row: unknown): unknown };
+  /** The resume unit a row belongs to; default `trialKey` (a pair trial). */
+  key?: (row: R) => string;
+  /** Rows a complete unit has; default 2 (a clean and a poisoned row). */
+  rowsPerKey?: number;
+}): Promise<{ rows: R[]; keys: Set<string> }> {
+  const schema = options.schema ?? TrialRow;
+  const key = options.key ?? ((r: R) => trialKey(r as unknown as TrialRow));
   const text = await Deno.readTextFile(options.path);
-  const rows: TrialRow[] = [];
+  const rows: R[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     try {
       const row = JSON.parse(line);
-      TrialRow.parse(row);
+      schema.parse(row);
       // Keep the object as written: zod would reorder keys and break byte-identical files.
       rows.push(row);
     } catch {
@@ -34,7 +42,7 @@ export async function readRowsFile(options: {
     }
   }
   const count = new Map<string, number>();
-  for (const r of rows) count.set(trialKey(r), (count.get(trialKey(r)) ?? 0) + 1);
-  const kept = rows.filter((r) => count.get(trialKey(r)) === 2);
-  return { rows: kept, keys: new Set(kept.map(trialKey)) };
+  for (const r of rows) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
+  const kept = rows.filter((r) => count.get(key(r)) === (options.rowsPerKey ?? 2));
+  return { rows: kept, keys: new Set(kept.map(key)) };
 }

@@ -84,14 +84,18 @@ export async function dryRunAnswers(): Promise<{
   embed: (texts: string[]) => Promise<number[][]>;
 }> {
   const { majorityReply, fakeEmbedding } = await import("../testing/fake_openai_server.ts");
+  // A run caches every answer: a request asked twice is sent once.
+  const answered = new Set<string>();
   return {
     chat: (miss) => {
       const body = miss.body as unknown as Parameters<typeof majorityReply>[0];
       const content = pipelineCheckReply(body) ?? majorityReply(body);
+      const cacheHit = answered.has(miss.key);
+      answered.add(miss.key);
       // The stand-in's token estimate, so a dry run's tokens match a pipeline check's.
       return Promise.resolve({
         content,
-        cacheHit: false,
+        cacheHit,
         promptTokens: JSON.stringify(body.messages ?? []).length >> 2,
         completionTokens: content.length >> 2,
       });

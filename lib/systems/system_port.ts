@@ -75,6 +75,9 @@ export class SystemPort {
   readonly embedder: EmbeddingClient | null;
   /** Usage by phase. */
   readonly usage = new Map<CallPhase, PhaseUsage>();
+  // Requests already counted: concurrent identical calls share one request (the client's
+  // in-flight sharing), so a key is a request once and a cache hit after.
+  #sent = new Set<string>();
 
   constructor(options: {
     /** The system's chat model client; null when the system calls none. */
@@ -114,16 +117,19 @@ export class SystemPort {
         if (!this.chatClient) {
           throw new TypeError("this system has no chat model (it was configured without one)");
         }
-        const res = await this.chatClient.chat({
+        const request = {
           messages,
           ...(responseFormat && { responseFormat }),
           ...(maxTokens !== undefined && { maxTokens }),
           seed: options.seed,
           trial: options.trial,
-        });
+        };
+        const key = this.chatClient.key(request);
+        const res = await this.chatClient.chat(request);
         const u = this.#phase(phase);
-        if (res.cacheHit) u.chatCacheHits++;
+        if (res.cacheHit || this.#sent.has(key)) u.chatCacheHits++;
         else {
+          this.#sent.add(key);
           u.chatRequests++;
           u.promptTokens += res.promptTokens ?? 0;
           u.completionTokens += res.completionTokens ?? 0;
