@@ -11,6 +11,8 @@ export interface TopKFigureOptions {
   paper: FrameLike;
   /** The kit's own measurements in the same form; default none (not measured offline). */
   measured?: FrameLike;
+  /** True when `measured` comes from a pipeline check (scripted stand-ins); default false. */
+  pipelineCheck?: boolean;
   /** Document to draw into; default a fresh linkedom document. */
   document?: Document;
 }
@@ -85,7 +87,11 @@ export function topKFigure(options: TopKFigureOptions): Element {
     charts: [chart],
     title: "Top-K sensitivity of existing memory systems (Table 2)",
     legend: domain.map((s, i) => ({ label: s, color: _COLORS[i % _COLORS.length] })),
-    caption: options.measured
+    caption: options.measured && options.pipelineCheck
+      ? "Solid: the paper's published values (M0, |B| = 100); dashed: a pipeline check " +
+        "(the systems' model, embedder and Hindsight server were scripted local stand-ins), " +
+        "not a measurement of the systems."
+      : options.measured
       ? "Solid: the paper's published values (M0, |B| = 100); dashed: measured by the kit."
       : "The paper's published values (M0, |B| = 100). Not measured offline: the kit measures real systems " +
         "with `deno task systems` against a model endpoint (notebook 05); offline pipeline checks are not measurements.",

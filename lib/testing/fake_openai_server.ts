@@ -164,7 +164,10 @@ export function startFakeOpenAIServer(options: {
         data: inputs.map((t, index) => ({
           object: "embedding",
           index,
-          embedding: _encode(fakeEmbedding(String(t), options.embeddingDims ?? 64), body.encoding_format),
+          embedding: _encode(
+            fakeEmbedding(String(t), options.embeddingDims ?? 64),
+            body.encoding_format,
+          ),
         })),
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });

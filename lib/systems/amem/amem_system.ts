@@ -57,7 +57,12 @@ class _Memory {
   notes: AmemNote[] = [];
   vectors: number[][] = [];
   evoCount = 0;
-  constructor(readonly calls: SystemCalls, readonly phase: CallPhase) {}
+  /** `addPhase`: whose cost the documents are (M0's are the pre-management state, writing). */
+  constructor(
+    readonly calls: SystemCalls,
+    readonly phase: CallPhase,
+    readonly addPhase: CallPhase,
+  ) {}
 
   /** Upstream `SimpleEmbeddingRetriever.search`: `np.argsort(sims)[-k:][::-1]`. */
   async nearest(query: string, k: number): Promise<number[]> {
@@ -71,7 +76,7 @@ class _Memory {
 
   async add(note: AmemNote): Promise<void> {
     this.notes.push(note);
-    const [v] = await this.calls.embed({ texts: [_addDoc(note)], phase: this.phase });
+    const [v] = await this.calls.embed({ texts: [_addDoc(note)], phase: this.addPhase });
     this.vectors.push(v);
   }
 
@@ -141,7 +146,7 @@ function _session(
   const k = options.neighbours ?? 5;
   const threshold = options.evolutionThreshold ?? 100;
   const memories = new Map<ManagementMode, _Memory>(
-    open.modes.map((m) => [m, new _Memory(calls, m)]),
+    open.modes.map((m) => [m, new _Memory(calls, m, m === "M0" ? "writing" : m)]),
   );
   const received = new Map<ManagementMode, Map<string, string>>(
     open.modes.map((m) => [m, new Map()]),
