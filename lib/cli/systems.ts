@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import { type ManagementMode, SystemRow } from "../model/system_row.ts";
+import { resolveModelEndpoint } from "../models/model_catalog.ts";
 import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
@@ -224,6 +225,27 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
       "--system hindsight needs --hindsight-url URL (the Hindsight server you run)",
     );
   }
+  const systemModel = str("system-model") ?? agentModel ?? "gpt-5.4-mini";
+  if (!pipelineCheck && !dryRun) {
+    // Every key is checked before anything is created (the cache file included).
+    const ids = [agentModel!, ...(judgeSpec.startsWith("llm:") ? [judgeSpec.slice(4)] : [])];
+    for (const id of ids) resolveModelEndpoint({ id, baseUrl: str("base-url") });
+    if (spec.needsModels) {
+      resolveModelEndpoint({
+        id: systemModel,
+        baseUrl: str("base-url"),
+        apiKeyEnv: str("api-key-env"),
+      });
+      const keyEnv = str("embedding-key-env")!;
+      if (!Deno.env.get(keyEnv)) {
+        throw new CliError(
+          `--embedding-key-env: environment variable ${keyEnv} is not set (it must hold the key of ${
+            str("embedding-model")
+          })`,
+        );
+      }
+    }
+  }
   const out = str("out");
   const tmp = out ? `${out}.partial` : "";
   if (flag("resume") && out && !await _exists(tmp) && await _exists(out)) {
@@ -282,7 +304,7 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
     if (dryHindsight) stops.push(() => dryHindsight.close());
     const system = systemSetup({
       name: spec.name,
-      chatModel: check ? "pipeline-check" : str("system-model") ?? agentModel ?? "gpt-5.4-mini",
+      chatModel: check ? "pipeline-check" : systemModel,
       baseUrl: check?.baseUrl ?? str("base-url"),
       apiKeyEnv: str("api-key-env"),
       embeddingModel: str("embedding-model")!,

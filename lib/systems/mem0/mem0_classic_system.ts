@@ -102,7 +102,8 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
   ): Promise<string> => {
     const chat = asChat(messages);
     const responseFormat = (format as Record<string, unknown>) ?? undefined;
-    if (chat.length === 2 && chat[0].content.includes(_EXTRACTION)) {
+    // Calls are told apart by mem0's prompt contracts (their fixed opening lines).
+    if (chat[0]?.role === "system" && chat[0].content.includes(_EXTRACTION)) {
       if (!current) throw new TypeError("mem0-classic: an extraction call outside a write");
       let reply = snapshot.get(current.id);
       if (reply === undefined) {
@@ -117,7 +118,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
       received.get(mode)!.set(current.id, JSON.stringify(facts.map(String)));
       return reply;
     }
-    if (chat.length === 1 && chat[0].content.trimStart().startsWith(_DECISION)) {
+    if (chat.some((m) => m.content.trimStart().startsWith(_DECISION))) {
       if (mode === "M0") {
         // The decision step off: every fact the prompt lists is added as it is.
         const facts = (_jsonAfter(chat[0].content, _NEW_FACTS) ?? []) as unknown[];

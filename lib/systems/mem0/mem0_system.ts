@@ -105,8 +105,10 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
     messages: _Mem0Message[],
     format?: unknown,
   ): Promise<string> => {
-    const [system, user] = messages.map((x) => String(x.content ?? ""));
-    const extraction = messages.length === 2 && system.includes("You are a Memory Extractor") &&
+    const system = String(messages.find((x) => x.role === "system")?.content ?? "");
+    const user = String(messages.findLast((x) => x.role === "user")?.content ?? "");
+    // The call is told apart by mem0's prompt contract: its extractor prompt and sections.
+    const extraction = system.includes("You are a Memory Extractor") &&
       user.includes("## New Messages\n");
     if (!extraction) {
       // No other mem0 3.x call is expected in this configuration; pass it through.
