@@ -151,6 +151,8 @@ export * from "./systems/embedding_client.ts";
 export * from "./systems/provenance.ts";
 export * from "./systems/rsr.ts";
 export * from "./systems/measure.ts";
+export * from "./systems/system_setup.ts";
+export * from "./systems/system_plan.ts";
 export * from "./systems/resolve_system.ts";
 export * from "./systems/mem0/mem0_system.ts";
 export * from "./systems/mem0/mem0_classic_system.ts";

@@ -118,7 +118,16 @@ const OPTIONS = {
   help: { type: "boolean", help: "this text" },
 } as const;
 
-/** The generated help text. */
+/**
+ * The generated help text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemsHelp } from "./systems.ts";
+ * assert.match(systemsHelp(), /--management on\|off\|both/);
+ * ```
+ */
 export function systemsHelp(): string {
   const lines = Object.entries(OPTIONS).map(([name, o]) => {
     const flag = `--${name}${"arg" in o ? ` ${o.arg}` : ""}`;

@@ -69,12 +69,30 @@ export function sessionDateOf(instance: Pick<Instance, "helpful" | "risk">): str
   return "2025-01-01";
 }
 
-/** The key of one measured task (instance, attack, trial): what resume matches on. */
+/**
+ * The key of one measured task (instance, attack, trial): what resume matches on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemTaskKey } from "./measure.ts";
+ * assert.equal(systemTaskKey({ instanceId: "demo-01", attack: "minja", trial: 1 }), "demo-01:minja#1");
+ * ```
+ */
 export function systemTaskKey(row: { instanceId: string; attack: string; trial?: number }): string {
   return `${row.instanceId}:${row.attack}#${row.trial ?? 0}`;
 }
 
-/** Rows one task produces: per mode, a clean and a poisoned row per K and one no-memory row. */
+/**
+ * Rows one task produces: per mode, a clean and a poisoned row per K and one no-memory row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rowsPerSystemTask } from "./measure.ts";
+ * assert.equal(rowsPerSystemTask({ modes: 2, ks: 4 }), 18);
+ * ```
+ */
 export function rowsPerSystemTask(options: { modes: number; ks: number }): number {
   return options.modes * (2 * options.ks + 1);
 }

@@ -65,7 +65,17 @@ export const SYSTEMS: readonly SystemSpec[] = [
 /** System names the kit has adapters for. */
 export const SYSTEM_NAMES: readonly string[] = SYSTEMS.map((s) => s.name);
 
-/** The spec of a system name; a RangeError naming the option for an unknown one. */
+/**
+ * The spec of a system name; a RangeError naming the option for an unknown one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemSpec } from "./resolve_system.ts";
+ * assert.equal(systemSpec("amem").display, "A-MEM");
+ * assert.throws(() => systemSpec("zep"), /--system: unknown system "zep"/);
+ * ```
+ */
 export function systemSpec(name: string): SystemSpec {
   const spec = SYSTEMS.find((s) => s.name === name);
   if (!spec) {

@@ -25,7 +25,16 @@ export interface PhaseUsage {
   embeddedTexts: number;
 }
 
-/** A zero usage. */
+/**
+ * A zero usage.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { emptyUsage } from "./system_port.ts";
+ * assert.equal(emptyUsage().chatRequests, 0);
+ * ```
+ */
 export function emptyUsage(): PhaseUsage {
   return {
     chatRequests: 0,
