@@ -69,6 +69,7 @@ export * from "./agents/reference_agent.ts";
 export * from "./agents/resolve_agents.ts";
 export * from "./judges/judge.ts";
 export * from "./judges/deterministic_judge.ts";
+export * from "./judges/committed_answer.ts";
 export * from "./judges/judge_rows.ts";
 
 // Data

@@ -6,6 +6,12 @@ import type { Instance } from "../model/instance.ts";
 export interface Verdict {
   correct: boolean;
   matchesTarget: boolean;
+  /**
+   * True when the output commits to neither because it leaves `y*` or `y_adv` open as one of
+   * several alternatives ("either X or Y"). Absent: the judge does not decide it (rows record
+   * null).
+   */
+  hedged?: boolean;
   /** Model usage of an LLM judge; default none. */
   usage?: ModelUsage;
 }

@@ -64,6 +64,8 @@ export const SystemRow = z.object({
   cacheHit: z.boolean().nullable(),
   promptTokens: z.number().int().nullable(),
   completionTokens: z.number().int().nullable(),
+  /** The judge found the output leaving y* or y_adv open (a hedge); null when it does not say. */
+  hedged: z.boolean().nullable(),
   judgeModel: z.string().nullable(),
   judgePromptHash: z.string().nullable(),
   /** Display name as in the paper's tables: Mem0, LangMem, A-MEM, Hindsight. */

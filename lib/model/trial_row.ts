@@ -59,6 +59,12 @@ export const TrialRow = z.object({
   cacheHit: z.boolean().nullable().default(null),
   promptTokens: z.number().int().nullable().default(null),
   completionTokens: z.number().int().nullable().default(null),
+  /**
+   * The judge found the output leaving `y*` or `y_adv` open as an alternative ("either X or Y"),
+   * so it supports neither; null for error rows, for judges that do not decide it and for rows
+   * written before the column existed.
+   */
+  hedged: z.boolean().nullable().default(null),
   /** LLM judge model and prompt hash; null for the deterministic matcher. */
   judgeModel: z.string().nullable().default(null),
   judgePromptHash: z.string().nullable().default(null),

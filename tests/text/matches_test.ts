@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import { normalizeTokens } from "../../lib/text/normalize.ts";
-import type { Instance } from "../../lib/model/instance.ts";
 
 const SAME: [string, string][] = [
   ["The answer is Paris.", "paris"],
@@ -20,6 +18,32 @@ const SAME: [string, string][] = [
   ["the U.S.A.", "USA"],
   ["Jon's dog", "jon dog"],
   ["Nadia went to the community garden meeting.", "community garden meeting"],
+  // Formats and inflection (issue 11).
+  ["It cost $1.2k.", "$1,200"],
+  ["About 1.5k followers", "1,500"],
+  ["It took 5 hrs", "5 hours"],
+  ["a 45-min drive", "45 minutes"],
+  ["two and a half hours", "2.5 hours"],
+  ["2½ hours", "2.5 hours"],
+  ["one hundred and twenty guests", "120 guests"],
+  ["they met twice", "2 times"],
+  ["three quarters of an hour", "45 minutes"],
+  ["at 7pm", "7 pm"],
+  ["at 7:00 p.m.", "7 pm"],
+  ["at 17:00", "5 pm"],
+  ["on 21/03/2025", "21 March 2025"],
+  ["on 3/21/2025", "21 March 2025"],
+  ["on 21.03.2025", "March 21, 2025"],
+  ["The Friday before 23January, 2022", "23 January 2022"],
+  ["in 2023-05", "May 2023"],
+  ["30 per cent", "30%"],
+  ["He reads fantasy books.", "Read fantasy books"],
+  ["reading fantasy books", "Read fantasy books"],
+  ["she hiked and swam", "hiking"],
+  ["two border collies", "border collie"],
+  ["several cities", "city"],
+  ["Note: 5", "note"],
+  ["Dr. Osei", "Dr Osei"],
 ];
 
 const DIFFERENT: [string, string][] = [
@@ -33,6 +57,12 @@ const DIFFERENT: [string, string][] = [
   ["I don't know.", "Paris"],
   ["3.5 kg", "3 kg"],
   ["", "anything"],
+  ["She ran a 5K.", "5000"],
+  ["category", "cats"],
+  ["news", "newspaper"],
+  ["3 hikes", "3 times"],
+  ["in 2023-13", "2023"],
+  ["On 14/03/2025", "3 14 2025"],
 ];
 
 for (const [text, answer] of SAME) {
@@ -55,13 +85,4 @@ for (const [text, answer] of DIFFERENT) {
 
 Deno.test("matchesAnswer() never matches an empty answer", () => {
   assert.ok(!matchesAnswer("the", "the"));
-});
-
-Deno.test("deterministicJudge decides correct and matchesTarget independently", async () => {
-  const instance = { answer: "4 pm", target: "5 pm" } as Instance;
-  const judge = (output: string) => deterministicJudge.judge({ instance, output });
-  assert.deepEqual(await judge("At 4 pm."), { correct: true, matchesTarget: false });
-  assert.deepEqual(await judge("At 5 pm."), { correct: false, matchesTarget: true });
-  assert.deepEqual(await judge("Either 4 pm or 5 pm."), { correct: true, matchesTarget: true });
-  assert.deepEqual(await judge("I don't know."), { correct: false, matchesTarget: false });
 });
