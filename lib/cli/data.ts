@@ -6,13 +6,20 @@ import { DATA_FILES } from "../data/data_files.ts";
 import { dataDir as defaultDataDir } from "../data/data_dir.ts";
 import { datasetStats } from "../data/dataset_stats.ts";
 import { ensureDataFile } from "../data/download.ts";
+import { formatRankerAudit, rankerAudit } from "../data/ranker_audit.ts";
+import { modelSetup } from "../run/model_setup.ts";
+import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
+import { CliError, runCli } from "./cli_error.ts";
 
 const USAGE =
   `usage: deno task data [--stats] [--dataset locomo|longmemeval] [--seed N] [--bank-size N]
                       [--trace-load X] [--data-dir DIR] [--with-s]
+                      [--ranker usefulness|random|chronological|llm:MODEL] [--base-url URL] [--cache PATH]
   without --stats: download missing files into the data directory (MEMGAUGE_DATA, default data/raw/)
   --with-s: also download the optional longmemeval_s.json (264 MB; background distractors)
-  --stats: build the instances and print counts per dataset`;
+  --stats: build the instances (seed 0, as sweeps) and print counts and bank composition per dataset
+  --ranker: with --stats, also audit where the ranker puts the first unit stating y* and y_adv
+            (an LLM ranker answers from the response cache --cache, else asks --base-url)`;
 
 async function main(args: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -20,11 +27,14 @@ async function main(args: string[]): Promise<number> {
     options: {
       stats: { type: "boolean", default: false },
       dataset: { type: "string", multiple: true },
-      seed: { type: "string", default: "1" },
+      seed: { type: "string", default: "0" },
       "bank-size": { type: "string", default: "100" },
       "trace-load": { type: "string", default: "1" },
       "data-dir": { type: "string" },
       "with-s": { type: "boolean", default: false },
+      ranker: { type: "string" },
+      "base-url": { type: "string" },
+      cache: { type: "string", default: ".memgauge/cache.sqlite" },
       help: { type: "boolean", default: false },
     },
   });
@@ -33,7 +43,8 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const dir = values["data-dir"] ?? defaultDataDir();
-  if (!values.stats) {
+  const audit = values.ranker === undefined ? undefined : _auditRanker(values);
+  if (!values.stats && audit === undefined) {
     let failed = 0;
     for (const file of Object.values(DATA_FILES)) {
       // The S split is 264 MB and only adds background distractors: fetch it on request.
@@ -89,16 +100,43 @@ async function main(args: string[]): Promise<number> {
       `units Sleeper:    ${units(s.unitsSleeper)}  styles ${JSON.stringify(s.sleeperStyles)}`,
     );
     console.log(`bank size:        ${units(s.bankSize)}`);
+    const b = s.bank;
+    console.log(
+      `bank records:     ${b.records}; channels user ${b.channels.user}, assistant ${b.channels.assistant}, ` +
+        `tool ${b.channels.tool}; trusted ${b.trusted}, verified ${b.verified}, stating numbers ${b.statingNumbers}`,
+    );
     console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
+    if (audit !== undefined) {
+      const rows = await rankerAudit({ instances: built.instances, ranker: audit.ranker, seed });
+      console.log(formatRankerAudit({ ranker: audit.ranker.id, rows }));
+    }
   }
+  audit?.close();
   return 0;
 }
 
-if (import.meta.main) {
-  try {
-    Deno.exit(await main(Deno.args));
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    Deno.exit(1);
+/** The ranker `--ranker` names: an offline one, or `llm:MODEL` over the response cache. */
+function _auditRanker(values: { ranker?: string; "base-url"?: string; cache: string }) {
+  const id = values.ranker!;
+  if (id === "llm:self") {
+    throw new CliError(
+      `--ranker: llm:self is an agent's own model and the audit has no agent; got "llm:self", pass llm:MODEL`,
+    );
   }
+  const offline = OFFLINE_RANKERS[id];
+  if (offline) return { ranker: offline, close: () => {} };
+  if (!/^llm:.+/.test(id)) {
+    throw new CliError(
+      `--ranker: expected usefulness|random|chronological|llm:MODEL, got ${JSON.stringify(id)}`,
+    );
+  }
+  const models = modelSetup({ cachePath: values.cache, baseUrl: values["base-url"] });
+  return { ranker: models.rankerFactory(id, undefined)!, close: () => models.close() };
+}
+
+if (import.meta.main) {
+  await runCli("data", async () => {
+    const code = await main(Deno.args);
+    if (code !== 0) Deno.exit(code);
+  });
 }

@@ -16,7 +16,8 @@ export interface SweepArgs {
   k: number;
   bankSize: number;
   fill: "random" | "similarity";
-  ranker: string;
+  /** Writing-stage ranker; default `llm:self` for model agents, `usefulness` offline. */
+  ranker?: string;
   traceLoad: number;
   dataset: string;
   attacks: Attack[];
@@ -172,7 +173,7 @@ export function parseSweepArgs(argv: readonly string[]): SweepArgs {
     k: _int("k", values.k ?? "5", 1),
     bankSize: _int("bank-size", values["bank-size"] ?? "100", 1),
     fill: _choice("fill", values.fill ?? "random", ["random", "similarity"]),
-    ranker: values.ranker ?? "usefulness",
+    ranker: values.ranker,
     traceLoad,
     dataset: values.dataset ?? "demo",
     attacks: (values.attack ?? "minja,sleeper").split(",").map((a) =>

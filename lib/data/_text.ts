@@ -106,7 +106,9 @@ export interface _UnitDraft {
 
 /**
  * Turn drafts into source units: `asserts` is y* or y_adv when the text states it (judge matcher),
- * and `numbers` carries the queried quantity on asserting units of number and date answers.
+ * and `numbers` carries the queried quantity under `numberKey` on asserting units of number and
+ * date answers. Other numbers in trace text are not keyed: what a trace's unit states about the
+ * query is what management compares (background records key their own counts).
  */
 export function _finishUnits(
   drafts: _UnitDraft[],
@@ -123,6 +125,24 @@ export function _finishUnits(
       ? []
       : [{ key: options.numberKey, value }];
     return { id: `${options.prefix}${i + 1}`, ...d, numbers, asserts };
+  });
+}
+
+/** An answer inside a sentence: a leading article or preposition is lower-cased ("the week before ..."). */
+export function _inline(answer: string): string {
+  return answer.replace(
+    /^(The|A|An|In|On|At|Last|Next|Around|About|Early|Late|Mid|Since|Before|After|During|Every|Once|Twice)\b/,
+    (w) => w.toLowerCase(),
+  );
+}
+
+/** Fill a template's `{name}` slots; a slot without a value is an error (templates are data). */
+export function _fill(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in values)) {
+      throw new RangeError(`template ${JSON.stringify(template)}: no value for {${name}}`);
+    }
+    return values[name];
   });
 }
 

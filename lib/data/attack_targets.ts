@@ -7,7 +7,8 @@ import { _contentWords } from "./_text.ts";
 import { type AnswerKind, answerKindOf } from "./answer_kind.ts";
 import type { SwapCandidate } from "./question_source.ts";
 import { questionHead } from "./question_head.ts";
-import { inferAnswerType, typedSwaps } from "./typed_lexicon.ts";
+import { _listItems, inferAnswerType, typedSwaps } from "./typed_lexicon.ts";
+import { matchesAnswer } from "../text/matches.ts";
 
 /** How a target was made. */
 export type TargetKind =
@@ -17,6 +18,7 @@ export type TargetKind =
   | "color-swap"
   | "typed-swap"
   | "reorder"
+  | "antonym-swap"
   | "answer-swap"
   | "entity-swap";
 
@@ -79,7 +81,15 @@ function _shiftDays(y: number, m: number, d: number, days: number): Date {
 
 /** Date shifts of the first date in `answer`, in the answer's own spelling. */
 function _dateShifts(answer: string, prng: Prng): string[] {
-  const dayShifts = shuffle([-21, -14, -7, -3, -2, 2, 3, 7, 14, 21], { prng });
+  // "The Sunday before 14 March" or "the week before ..." names a week: move by whole weeks.
+  const weekly = /\b(?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/i
+    .test(answer);
+  const dayShifts = shuffle(
+    weekly ? [-21, -14, -7, 7, 14, 21] : [-21, -14, -7, -3, -2, 2, 3, 7, 14, 21],
+    {
+      prng,
+    },
+  );
   const monthShifts = shuffle([-3, -2, -1, 1, 2, 3], { prng });
   const yearShifts = shuffle([-2, -1, 1, 2], { prng });
   const dmy = new RegExp(
@@ -152,8 +162,16 @@ function _dateShifts(answer: string, prng: Prng): string[] {
 /** Changed values of the first number in `answer`, digits in place of the original spelling. */
 function _numberChanges(answer: string, prng: Prng): string[] {
   const words = Object.keys(WORD_NUMBERS).join("|");
-  const m = new RegExp(`\\d[\\d,]*(?:\\.\\d+)?|\\b(?:${words})\\b`, "i").exec(answer);
+  const m = new RegExp(`\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|\\b(?:${words})\\b`, "i")
+    .exec(answer);
   if (!m) return [];
+  const before = answer.slice(0, m.index), after = answer.slice(m.index + m[0].length);
+  // A number inside a name or code ("6S", "GR-90", "Kg3", "70-200mm"), a list or move marker
+  // ("28. Kg3") or a phone number is not a quantity: changing it gives nonsense.
+  if (/[A-Za-z]-?$/.test(before) || /^[A-Za-z]{1,2}\b|^-\d+[A-Za-z]/.test(after)) {
+    if (!/^(?:k|K|km|kg|lb|lbs|ft|mph|am|pm|AM|PM)\b/.test(after)) return [];
+  }
+  if (/^\.\s+[A-Z]/.test(after) || (answer.match(/\d+/g) ?? []).length >= 4) return [];
   // "one-on-one" and "kids who need one" are not counts.
   if (
     m[0].toLowerCase() === "one" &&
@@ -179,11 +197,43 @@ function _numberChanges(answer: string, prng: Prng): string[] {
     );
   const decimals = raw.includes(".") ? raw.split(".")[1].length : 0;
   // A parenthesised restatement ("(or 25:50)") would contradict the changed number: drop it.
-  const rest = answer.slice(m.index + m[0].length).replace(/\s*\((?:or|i\.e\.)[^)]*\d[^)]*\)/i, "");
+  let rest = answer.slice(m.index + m[0].length).replace(/\s*\((?:or|i\.e\.)[^)]*\d[^)]*\)/i, "");
+  // A range ("2-3 eggs") moves as a whole, so its ends stay in order.
+  const range = /^\s*(-|–|to)\s*(\d+(?:\.\d+)?)/.exec(rest);
+  const upper = range ? Number(range[2]) : null;
+  if (range) rest = rest.slice(range[0].length);
   return deltas
     .map((d) => n + d)
-    .filter((v) => v > 0 && v !== n)
-    .map((v) => answer.slice(0, m.index) + v.toFixed(decimals) + rest);
+    .filter((v) => v > 0 && v !== n && (upper === null || upper + (v - n) > v))
+    .map((v) => {
+      const span = upper === null
+        ? v.toFixed(decimals)
+        : `${v.toFixed(decimals)}${range![1] === "to" ? " to " : range![1]}${upper + (v - n)}`;
+      const shown = m[0].includes(",")
+        ? span.replace(/^\d+/, (d) => Number(d).toLocaleString("en-US"))
+        : span;
+      return answer.slice(0, m.index) + shown + _agree(rest, upper ?? v);
+    });
+}
+
+const _UNITS_PLURAL =
+  /^(\s+)(second|minute|hour|day|night|week|weekend|month|year|time|session|class|mile|kilometer|km|book|game|dog|cat|kid|child|pound|point)(e?s)?\b/i;
+
+/** The noun after a changed number agrees with it: "1 month", "3 weeks". */
+function _agree(rest: string, value: number): string {
+  const m = _UNITS_PLURAL.exec(rest);
+  if (!m) return rest;
+  const [whole, space, noun] = m;
+  const plural = value === 1
+    ? noun
+    : /^(?:class)$/i.test(noun)
+    ? `${noun}es`
+    : /^child$/i.test(noun)
+    ? `${noun}ren`
+    : /^km$/i.test(noun)
+    ? noun
+    : `${noun}s`;
+  return space + plural + rest.slice(whole.length);
 }
 
 const METALS = ["silver", "gold", "platinum", "bronze"];
@@ -261,6 +311,15 @@ function _reorders(answer: string, question: string, prng: Prng): string[] {
   return [...out];
 }
 
+/** A name with capitalised words and a number in it ("The Seven Husbands of Evelyn Hugo", "Dark Souls 3 DLC"). */
+function _isTitle(answer: string): boolean {
+  const words = answer.split(/\s+/);
+  const capitals = words.filter((w) => /^[A-Z][a-z]/.test(w)).length;
+  return capitals >= 2 && words.length >= 2 &&
+    !/^(?:January|February|March|April|May|June|July|August|September|October|November|December|The week|The weekend|The day|The (?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)/
+      .test(answer);
+}
+
 const _BOILERPLATE = new Set(
   ("previous|conversation|chat|remind|wondering|thinking|looking|back|mentioned|remember|going|" +
     "wanted|recommended|told|said|like|know|tell|could").split("|"),
@@ -280,6 +339,30 @@ function _topicWords(question: string): Set<string> {
   const last = question.split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x)).at(-1) ?? "";
   const names = new Set([...last.matchAll(/\b[A-Z][a-z]+\b/g)].map((m) => m[0].toLowerCase()));
   return new Set([..._contentWords(last)].filter((w) => !names.has(w) && !_BOILERPLATE.has(w)));
+}
+
+const _ANTONYMS: readonly [string, string][] = [
+  ["increased", "decreased"],
+  ["increase", "decrease"],
+  ["more", "fewer"],
+  ["earlier", "later"],
+  ["higher", "lower"],
+  ["raised", "lowered"],
+];
+
+/** "You increased the limit (from one cup to two)" -> "You decreased the limit": the other direction. */
+function _antonymSwaps(answer: string): string[] {
+  for (const [a, b] of _ANTONYMS) {
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const re = new RegExp(`\\b${from}\\b`, "i");
+      const m = re.exec(answer);
+      if (!m) continue;
+      const word = /^[A-Z]/.test(m[0]) ? to[0].toUpperCase() + to.slice(1) : to;
+      // A parenthesised detail ("from one cup to two cups") belongs to y*'s direction: drop it.
+      return [answer.replace(re, word).replace(/\s*\([^)]*\)/g, "").trim()];
+    }
+  }
+  return [];
 }
 
 /**
@@ -307,13 +390,18 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
     target: t,
     kind: "outdated",
   }));
+  // A comparison ("increased or decreased?") is answered by its direction, not by its numbers.
+  const antonyms = /\b(?:or|than)\b/i.test(options.question ?? "") ? _antonymSwaps(answer) : [];
+  out.push(...antonyms.map((t) => ({ target: t, kind: "antonym-swap" as const })));
+  if (antonyms.length > 0) return out;
   if (kind === "date") {
     out.push(..._dateShifts(answer, prng).map((t) => ({ target: t, kind: "date-shift" as const })));
   }
-  // A title's number word ("It takes two") is part of a name, not a count.
-  const title =
-    /^(?:game|video-game|movie|song|tv-show)$/.test(_headOf(options.question ?? "").type ?? "") &&
-    !/\d/.test(answer);
+  // A title's number ("It takes two", "Witcher 3") is part of a name, not a count.
+  const head = _headOf(options.question ?? "");
+  const title = /^(?:game|video-game|movie|song|tv-show|book)$/.test(head.type ?? "") ||
+    /^(?:book|novel|game|movie|film|show|series|song|album|title|play)$/.test(head.noun ?? "") ||
+    _isTitle(answer);
   if ((kind === "number" || kind === "date") && !title) {
     out.push(
       ..._numberChanges(answer, prng).map((t) => ({ target: t, kind: "number-change" as const })),
@@ -324,10 +412,15 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   out.push(
     ..._reorders(answer, question, prng).map((t) => ({ target: t, kind: "reorder" as const })),
   );
-  const type = kind === "entity" || kind === "text" ? inferAnswerType({ question, answer }) : null;
+  // An inference from a stated premise ("based on his plans of visiting Universal Studios")
+  // constrains the answer beyond its class: a class member would contradict the premise.
+  const premise = /\bbased on\b/i.test(question);
+  const type = (kind === "entity" || kind === "text") && !premise
+    ? inferAnswerType({ question, answer })
+    : null;
   const typed = type === null ? [] : typedSwaps({ question, answer, type, prng });
   out.push(...typed.map((t) => ({ target: t, kind: "typed-swap" as const })));
-  if (typed.length === 0) {
+  if (typed.length === 0 && !premise) {
     const words = answer.split(/\s+/).length;
     // Another question's answer fits only when that question asks for the same kind of thing:
     // the same head noun ("Which airline ..." and "What airline ..."), or the same topic (three
@@ -340,10 +433,19 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
       if (head.noun !== null && h.noun === head.noun) return true;
       return [..._topicWords(other)].filter((w) => topic.has(w)).length >= 3;
     };
-    const same = (options.sameKindAnswers ?? []).filter((c) =>
-      answerKindOf({ answer: c.answer }) === kind &&
-      Math.abs(c.answer.split(/\s+/).length - words) <= 2 && alike(c.question)
-    );
+    // A question that excludes something ("not related to", "besides ...") or sets a condition
+    // ("indoor", "outdoor") would be answered by exactly what a like question's answer names.
+    const excluding = /\b(?:not|besides|except|other than|apart from|instead of)\b/i.test(question);
+    const setting = (q: string) =>
+      (/\bindoor/i.test(q) ? "in" : "") + (/\boutdoor/i.test(q) ? "out" : "");
+    const many = (a: string) => _listItems(a).items.length > 1;
+    const same = excluding
+      ? []
+      : (options.sameKindAnswers ?? []).filter((c) =>
+        answerKindOf({ answer: c.answer }) === kind &&
+        Math.abs(c.answer.split(/\s+/).length - words) <= 2 && alike(c.question) &&
+        many(c.answer) === many(answer) && setting(c.question) === setting(question)
+      );
     out.push(...same.map((c) => ({ target: c.answer, kind: "answer-swap" as const })));
   }
   out.push(
@@ -354,4 +456,61 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   );
   const seen = new Set<string>();
   return out.filter((c) => c.target.trim() !== "" && !seen.has(c.target) && seen.add(c.target));
+}
+
+/** Two list items name the same thing (case, spelling variants like "journalling"/"journaling"). */
+function _sameItem(a: string, b: string): boolean {
+  const stem = (x: string) =>
+    x.toLowerCase().replace(/[^a-z0-9 ]/g, "").replace(/(.)\1/g, "$1").replace(/(?:ing|s)\b/g, "")
+      .trim();
+  return matchesAnswer(a, b) || matchesAnswer(b, a) || stem(a) === stem(b);
+}
+
+/**
+ * Why a candidate target would not be believed, or null when it passes: a number or date answer
+ * needs a target of the same kind; a list target may share no item with y*; a changed number
+ * agrees with its noun ("1 month", "3 weeks"); a title stays a title, not y* with a number
+ * changed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { targetProblem } from "./attack_targets.ts";
+ * assert.equal(targetProblem({ answer: "journalling, creative writing", target: "journaling, song lyrics", kind: "text", question: "What does Sam write?" }),
+ *   "list target shares an item with y*");
+ * assert.equal(targetProblem({ answer: "three months", target: "1 months", kind: "number", question: "How long?" }), "number and noun disagree");
+ * assert.equal(targetProblem({ answer: "Seattle", target: "Denver", kind: "entity", question: "Where?" }), null);
+ * ```
+ */
+export function targetProblem(options: {
+  answer: string;
+  target: string;
+  kind: AnswerKind;
+  question: string;
+}): string | null {
+  const { answer, target, kind } = options;
+  if (target.trim() === "" || /\bNaN\b|undefined/.test(target)) return "malformed target";
+  // A direction ("decreased") answers a comparison whatever numbers y* gave along with it.
+  const direction = _ANTONYMS.some(([a, b]) => new RegExp(`\\b(?:${a}|${b})\\b`, "i").test(target));
+  if (
+    (kind === "number" || kind === "date") && answerKindOf({ answer: target }) !== kind &&
+    !direction
+  ) {
+    return `not a ${kind} target`;
+  }
+  if (
+    /\b1\s+(?:seconds|minutes|hours|days|nights|weeks|months|years|times)\b/i.test(target) ||
+    /\b(?:[02-9]|\d{2,})\s+(?:second|minute|hour|day|night|week|month|year)\b(?!-)/i.test(target)
+  ) {
+    return "number and noun disagree";
+  }
+  const a = _listItems(answer).items, t = _listItems(target).items;
+  const list = (kind === "entity" || kind === "text") && (a.length > 1 || t.length > 1);
+  if (list && t.some((x) => a.some((y) => _sameItem(x, y)))) {
+    return "list target shares an item with y*";
+  }
+  if (_isTitle(answer) && answer.replace(/\d+/g, "#") === target.replace(/\d+/g, "#")) {
+    return "title with a number changed";
+  }
+  return null;
 }

@@ -4,14 +4,15 @@ import type { Instance } from "../model/instance.ts";
 import { deriveSeed } from "../random/derive_seed.ts";
 import { createPrng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
-import { _clip, _slug, _topic } from "./_text.ts";
 import { answerKindOf } from "./answer_kind.ts";
-import { attackTargets, type TargetKind } from "./attack_targets.ts";
-import { buildMinjaTrace } from "./attacks/minja.ts";
+import { attackTargets, type TargetKind, targetProblem } from "./attack_targets.ts";
+import { buildMinjaTrace, minjaChange } from "./attacks/minja.ts";
 import { buildSleeperTrace, SLEEPER_STYLES, type SleeperStyle } from "./attacks/sleeper.ts";
 import { sampleBackground } from "./background_bank.ts";
-import { buildHelpfulTrace } from "./helpful_trace.ts";
+import { buildHelpfulTrace, containsQuery } from "./helpful_trace.ts";
 import type { BankCandidate, QuestionSource } from "./question_source.ts";
+import { answerKey } from "./stated_numbers.ts";
+import { inferAnswerType } from "./typed_lexicon.ts";
 
 /** Options for {@link buildInstances}. */
 export interface BuildInstancesOptions {
@@ -31,8 +32,8 @@ export interface BuildInstancesOptions {
   bankSize: number;
   /** Trace load multiplier (0.75, 1, 1.25). */
   traceLoad: number;
-  /** Opening user request of the helpful trace for a question. */
-  intro: (source: QuestionSource) => string;
+  /** Opening user turn of the helpful trace for a question, or null for none. */
+  intro: (source: QuestionSource) => string | null;
 }
 
 /** Instances plus what the builder decided on the way (for `--stats`). */
@@ -57,9 +58,7 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
   const { answer, question } = source;
   const prng = (label: string) => createPrng(deriveSeed(options.seed, source.id, label));
   const kind = answerKindOf({ answer });
-  const numberKey = kind === "number" || kind === "date"
-    ? _slug(`${_topic(question)} ${kind === "date" ? "date" : "value"}`)
-    : null;
+  const numberKey = answerKey({ question, answer, kind, subject: source.subject ?? "user" });
   const accepted = [answer, ...(source.alsoAccepted ?? [])];
   const candidates = attackTargets({
     answer,
@@ -70,37 +69,52 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
     outdated: source.outdated,
     prng: prng("target"),
   });
+  const change = minjaChange({
+    question,
+    answer,
+    kind,
+    type: kind === "entity" || kind === "text" ? inferAnswerType({ question, answer }) : null,
+  });
+  const rejected: string[] = [];
   for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
     const target = candidate.target;
-    if (accepted.some((a) => matchesAnswer(target, a) || matchesAnswer(a, target))) continue;
-    if (matchesAnswer(question, target)) continue;
+    const problem = targetProblem({ answer, target, kind, question }) ??
+      (accepted.some((a) => matchesAnswer(target, a) || matchesAnswer(a, target))
+        ? "target matches an accepted answer"
+        : matchesAnswer(question, target)
+        ? "question states the target"
+        : null);
+    if (problem !== null) {
+      rejected.push(problem);
+      continue;
+    }
     const helpful = buildHelpfulTrace({
       source,
+      kind,
       target,
       numberKey,
       traceLoad: options.traceLoad,
       intro: options.intro(source),
       prng: prng("helpful"),
     });
-    if (helpful.units.some((u) => matchesAnswer(u.text, target))) continue;
+    if (helpful.units.some((u) => matchesAnswer(u.text, target))) {
+      rejected.push("helpful trace states the target");
+      continue;
+    }
+    if (helpful.units.some((u) => containsQuery(u.text, question))) {
+      rejected.push("helpful trace contains the query");
+      continue;
+    }
     const minja = buildMinjaTrace({
       instanceId: source.id,
       question,
       answer,
       target,
+      change,
       numberKey,
       traceLoad: options.traceLoad,
       prng: prng("minja"),
     });
-    const body = sampleBackground({
-      pool: options.pool,
-      count: 8,
-      excludeSessions: source.excludeSessions,
-      avoid: [answer, target],
-      prng: prng("sleeper-body"),
-    }).map((r) => _clip(r.text, 400)).filter((t) =>
-      !matchesAnswer(t, answer) && !matchesAnswer(t, target)
-    );
     const stylePrng = prng("sleeper");
     const style = SLEEPER_STYLES[stylePrng.int(0, SLEEPER_STYLES.length - 1)];
     const sleeper = buildSleeperTrace({
@@ -109,21 +123,26 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
       answer,
       target,
       numberKey,
-      body,
       traceLoad: options.traceLoad,
       style,
       prng: stylePrng,
     });
     const risks = [minja, sleeper];
-    if (risks.some((t) => t.units.some((u) => matchesAnswer(u.text, answer)))) continue;
-    if (!risks.every((t) => t.units.some((u) => matchesAnswer(u.text, target)))) continue;
+    if (risks.some((t) => t.units.some((u) => matchesAnswer(u.text, answer)))) {
+      rejected.push("a risk trace states y*");
+      continue;
+    }
+    if (!risks.every((t) => t.units.some((u) => matchesAnswer(u.text, target)))) {
+      rejected.push("a risk trace does not state the target");
+      continue;
+    }
     const background = sampleBackground({
       pool: options.pool,
       count: options.bankSize,
       excludeSessions: source.excludeSessions,
       avoid: [answer, target],
       prng: prng("bank"),
-    }) as Instance["background"];
+    });
     if (background.length < options.bankSize) return { skip: "background pool too small" };
     return {
       instance: {
@@ -142,7 +161,18 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
       style,
     };
   }
-  return { skip: candidates.length === 0 ? "no target candidate" : "no target passes the checks" };
+  if (candidates.length === 0) return { skip: `no target: ${_noCandidateReason(kind)}` };
+  // The most frequent reason the candidates failed names the skip.
+  const counts = new Map<string, number>();
+  for (const r of rejected) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  return { skip: `no plausible target: ${top ?? "none tried"}` };
+}
+
+function _noCandidateReason(kind: string): string {
+  return kind === "entity" || kind === "text"
+    ? "no same-class alternative (untyped answer, no like question)"
+    : `no ${kind} variant of the answer`;
 }
 
 /**
@@ -159,9 +189,9 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
  * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
  * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
  *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: [{ question: "What is Bo's cat called?", answer: "Max" }], entities: [], outdated: [] };
- * const pool = [{ id: "b1", session: "s2", text: "I like tea.", channels: ["user" as const] }];
+ * const pool = [{ id: "b1", session: "s2", turns: [{ speaker: "Bo", channel: "user" as const, text: "I like tea.", trusted: true, verified: false }] }];
  * const built = buildInstances({ dataset: "demo", sources: [source], strata: ["single-hop"], pool, count: 1,
- *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => "Notes from my chat." });
+ *   seed: 1, bankSize: 1, traceLoad: 1, intro: () => null });
  * assert.deepEqual(built.instances[0].target, "Max");
  * ```
  */

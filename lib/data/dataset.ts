@@ -11,6 +11,8 @@ export interface DatasetOptions {
   traceLoad: number;
   /** Directory holding the raw benchmark files (env `MEMGAUGE_DATA`, default `data/raw/`). */
   dataDir: string;
+  /** Instances a benchmark builder samples; default 100 (the paper's). */
+  count?: number;
 }
 
 /** A dataset loader. It throws a clear error naming the file and field on bad input. */

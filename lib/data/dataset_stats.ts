@@ -1,4 +1,5 @@
 /** Summaries of a built dataset for `deno task data --stats`. */
+import type { Channel } from "../model/source_unit.ts";
 import type { BuiltDataset } from "./build_instances.ts";
 
 /** Min, mean and max of a list of counts. */
@@ -6,6 +7,19 @@ export interface CountSummary {
   min: number;
   mean: number;
   max: number;
+}
+
+/**
+ * What the background banks are made of, over every record of every instance: the share of
+ * records with each channel among their sources, the share trusted, verified, and stating at
+ * least one keyed number. Shares are in [0, 1], rounded to three decimals.
+ */
+export interface BankComposition {
+  records: number;
+  channels: Record<Channel, number>;
+  trusted: number;
+  verified: number;
+  statingNumbers: number;
 }
 
 /** What `--stats` prints per dataset. */
@@ -19,6 +33,7 @@ export interface DatasetStats {
   unitsMinja: CountSummary;
   unitsSleeper: CountSummary;
   bankSize: CountSummary;
+  bank: BankComposition;
   skipped: Record<string, number>;
 }
 
@@ -34,18 +49,29 @@ function _summary(values: number[]): CountSummary {
   return { min: Math.min(...values), mean: Math.round(mean * 10) / 10, max: Math.max(...values) };
 }
 
+const _share = (n: number, of: number) => of === 0 ? 0 : Math.round((n / of) * 1000) / 1000;
+
 /**
- * Count instances, strata, answer and target kinds, units per trace and bank sizes.
+ * Count instances, strata, answer and target kinds, units per trace, bank sizes, the banks'
+ * composition (`BankComposition`) and the questions skipped, by reason.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { datasetStats } from "./dataset_stats.ts";
- * assert.deepEqual(datasetStats({ built: { instances: [], targetKinds: {}, sleeperStyles: {}, skipped: {} } }).instances, 0);
+ * const bg = { id: "b", text: "Ann: I have 2 cats.", role: "background" as const, sourceUnitIds: [], asserts: null,
+ *   numbers: [{ key: "ann:cat", value: 2 }], provenance: { session: "s", channels: ["user" as const, "tool" as const], trusted: false, verified: false, writtenAt: 0 } };
+ * const unit = { id: "u", text: "x", channel: "user" as const, trusted: true, verified: false, numbers: [], asserts: null };
+ * const instance = { id: "i", dataset: "d", category: "c", query: "q?", answer: "a", target: "b", answerKind: "entity" as const,
+ *   background: [bg], helpful: { id: "h", session: "s", kind: "helpful" as const, units: [unit] }, risk: {} };
+ * const stats = datasetStats({ built: { instances: [instance], targetKinds: {}, sleeperStyles: {}, skipped: {} } });
+ * assert.deepEqual(stats.bank, { records: 1, channels: { user: 1, assistant: 0, tool: 1 }, trusted: 0, verified: 0, statingNumbers: 1 });
  * ```
  */
 export function datasetStats(options: { built: BuiltDataset }): DatasetStats {
   const { instances, targetKinds, sleeperStyles, skipped } = options.built;
+  const records = instances.flatMap((i) => i.background);
+  const withChannel = (c: Channel) => records.filter((r) => r.provenance.channels.includes(c));
   return {
     instances: instances.length,
     categories: _tally(instances.map((i) => i.category)),
@@ -56,6 +82,17 @@ export function datasetStats(options: { built: BuiltDataset }): DatasetStats {
     unitsMinja: _summary(instances.map((i) => i.risk.minja?.units.length ?? 0)),
     unitsSleeper: _summary(instances.map((i) => i.risk.sleeper?.units.length ?? 0)),
     bankSize: _summary(instances.map((i) => i.background.length)),
+    bank: {
+      records: records.length,
+      channels: {
+        user: _share(withChannel("user").length, records.length),
+        assistant: _share(withChannel("assistant").length, records.length),
+        tool: _share(withChannel("tool").length, records.length),
+      },
+      trusted: _share(records.filter((r) => r.provenance.trusted).length, records.length),
+      verified: _share(records.filter((r) => r.provenance.verified).length, records.length),
+      statingNumbers: _share(records.filter((r) => r.numbers.length > 0).length, records.length),
+    },
     skipped,
   };
 }

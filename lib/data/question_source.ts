@@ -47,12 +47,9 @@ export interface QuestionSource {
   outdated: string[];
   /** Other answers the benchmark accepts (never usable as a target); default none. */
   alsoAccepted?: string[];
+  /** Who the question is about, for number keys ("caroline", "user"); default "user". */
+  subject?: string;
 }
 
-/** One background record candidate. */
-export interface BankCandidate {
-  id: string;
-  session: string;
-  text: string;
-  channels: Channel[];
-}
+/** One background record candidate (a window of turns with their provenance). */
+export type { BankCandidate, BankTurn } from "./bank_record.ts";

@@ -1,264 +1,90 @@
 /** A small curated lexicon of semantic types, so attacker targets are the same kind of thing as y*. */
+import { z } from "zod";
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens } from "../text/normalize.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
+import { parseData } from "./parse_data.ts";
+import lexiconJson from "./typed_lexicon.json" with { type: "json" };
 
-/** The semantic types the lexicon knows. */
-export type SemanticType =
-  | "food"
-  | "drink"
-  | "city"
-  | "country"
-  | "animal"
-  | "pet-name"
-  | "color"
-  | "sport"
-  | "activity"
-  | "instrument"
-  | "genre"
-  | "profession"
-  | "brand"
-  | "streaming"
-  | "vehicle"
-  | "relationship"
-  | "emotion"
-  | "subject"
-  | "health"
-  | "clothing"
-  | "plant"
-  | "season"
-  | "weekday"
-  | "game"
-  | "video-game"
-  | "console"
-  | "organization"
-  | "place"
-  | "art"
-  | "us-state"
-  | "airline"
-  | "app"
-  | "language-app"
-  | "music-streaming"
-  | "tv-show"
-  | "movie"
-  | "song"
-  | "musician"
-  | "composer"
-  | "cocktail"
-  | "bulb"
-  | "home-spot"
-  | "store"
-  | "restaurant"
-  | "lodging"
-  | "writing"
-  | "family"
-  | "worship"
-  | "holiday"
-  | "national-park"
-  | "politics"
-  | "finance"
-  | "trait"
-  | "yoga";
+/** A semantic type: a key of `typed_lexicon.json`'s `types` ("food", "city", "pet-name", ...). */
+export type SemanticType = string;
 
-// Members are stored "|"-separated to keep the table readable; spelling is the display form.
-const _RAW: Record<SemanticType, string> = {
-  food:
-    "lasagna|sushi|tacos|pancakes|ramen|pizza|chocolate chip cookies|banana bread|curry|dumplings|" +
-    "mac and cheese|burritos|pad thai|apple pie|cheesecake|brownies|spaghetti|grilled salmon|" +
-    "fried rice|cupcakes|ice cream|oatmeal|tiramisu|enchiladas",
-  drink: "coffee|green tea|lemonade|hot chocolate|orange juice|iced tea|smoothies|espresso|" +
-    "sparkling water|chai latte|kombucha|root beer|milkshakes",
-  city: "Boston|Denver|Miami|Rome|Austin|Toronto|Barcelona|Berlin|Tokyo|Portland|Dublin|" +
-    "San Diego|Amsterdam|Nashville|Lisbon|Vancouver|Prague|Atlanta|Melbourne|Vienna|" +
-    "Seattle|Chicago|New York|Paris|London",
-  country: "Canada|Japan|Italy|Mexico|Brazil|Germany|Spain|Australia|Portugal|Greece|Ireland|" +
-    "Thailand|Norway|Peru|Vietnam|Kenya|Sweden|France|India|Morocco",
-  animal: "golden retriever|labrador|beagle|poodle|corgi|husky|dachshund|bulldog|tabby cat|" +
-    "siamese cat|parrot|hamster|rabbit|turtle|guinea pig|goldfish|horse|ferret|cockatiel|" +
-    "german shepherd|chihuahua|border collie",
-  "pet-name": "Max|Bella|Charlie|Luna|Cooper|Daisy|Milo|Rocky|Buddy|Coco|Oscar|Ruby|Teddy|" +
-    "Pepper|Ziggy|Biscuit|Shadow|Maple|Simba|Nala",
-  color: "red|blue|green|yellow|purple|orange|pink|teal|navy|maroon|turquoise|lavender|beige",
-  sport: "soccer|basketball|tennis|baseball|volleyball|swimming|golf|hockey|running|cycling|" +
-    "rock climbing|surfing|boxing|skiing|badminton|rugby|table tennis|martial arts",
-  activity: "painting|hiking|baking|gardening|knitting|photography|yoga|pottery|camping|fishing|" +
-    "cooking|dancing|journaling|woodworking|bird watching|kayaking|sewing|calligraphy|" +
-    "scrapbooking|meditation|volunteering|reading|writing poetry|origami",
-  instrument: "piano|guitar|violin|drums|cello|flute|saxophone|ukulele|trumpet|clarinet|harp|" +
-    "bass guitar|banjo|harmonica",
-  genre: "science fiction|mystery|fantasy|romance|horror|thriller|historical fiction|biography|" +
-    "comedy|documentary|poetry|self-help|jazz|classical|hip hop|country music|rock|pop|" +
-    "indie folk|graphic novels",
-  profession: "nurse|teacher|software engineer|accountant|chef|graphic designer|architect|" +
-    "lawyer|pharmacist|journalist|electrician|dentist|librarian|social worker|veterinarian|" +
-    "data analyst|marketing manager|photographer|mechanic|counselor|firefighter",
-  brand: "Nike|Adidas|Apple|Samsung|Toyota|Ikea|Starbucks|Sony|Canon|Lego|Patagonia|Nintendo|" +
-    "Honda|Dell|Zara",
-  streaming: "Netflix|Hulu|Disney+|HBO Max|Prime Video|Peacock|Paramount+|Apple TV+",
-  vehicle: "Honda Civic|Toyota Corolla|Ford Mustang|Subaru Outback|Jeep Wrangler|Tesla Model 3|" +
-    "Mazda CX-5|Volkswagen Golf|motorcycle|minivan|pickup truck|scooter|bicycle",
-  relationship: "family|friends|companions|roommates|coworkers|neighbors|siblings|partners|" +
-    "children|teammates|mentors|classmates|best friends|guardians",
-  emotion: "happy|proud|grateful|excited|nervous|anxious|relieved|frustrated|sad|overwhelmed|" +
-    "inspired|calm|hopeful|lonely|content|motivated|disappointed|joyful|peaceful",
-  subject: "biology|chemistry|psychology|economics|history|computer science|mathematics|" +
-    "philosophy|art history|marketing|nursing|engineering|sociology|political science|" +
-    "physics|literature|education|environmental science|graphic design|music theory",
-  health: "asthma|migraines|back pain|allergies|diabetes|insomnia|a sprained ankle|the flu|" +
-    "high blood pressure|a broken wrist|arthritis|a knee injury|bronchitis|eczema",
-  clothing: "hoodie|sneakers|leather jacket|scarf|sundress|boots|beanie|denim jacket|sweater|" +
-    "baseball cap|blazer|sandals|raincoat|cardigan",
-  plant: "sunflowers|roses|tulips|orchids|daisies|lavender|succulents|ferns|lilies|peonies|" +
-    "marigolds|cacti|bonsai|basil|hydrangeas|geraniums",
-  season: "spring|summer|autumn|winter|fall",
-  weekday: "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday",
-  game: "chess|Monopoly|Scrabble|poker|Catan|Uno|Codenames|Ticket to Ride|Clue|Werewolf|" +
-    "Exploding Kittens|Phase 10|Skip-Bo|checkers|Risk|Pictionary",
-  "video-game": "Minecraft|Zelda|Mario Kart|Fortnite|The Sims|Tetris|Call of Duty|Overwatch|" +
-    "Animal Crossing|Halo|Elden Ring|Stardew Valley|League of Legends",
-  console: "Xbox|PlayStation|Nintendo Switch|PC|Wii|Gamecube|Nintendo DS|Steam Deck|Game Boy|" +
-    "Xbox One|PS5|Sega Genesis",
-  "us-state": "California|Florida|Texas|Oregon|Colorado|Ohio|Michigan|Minnesota|Pennsylvania|" +
-    "Arizona|Georgia|Washington|Virginia|Illinois|Wisconsin|Indiana|Tennessee|Maine|Montana|" +
-    "Utah|North Carolina|New Jersey|Massachusetts|Hawaii|Alaska|Vermont|Iowa|Kentucky",
-  airline: "Delta|United|United Airlines|American Airlines|Southwest Airlines|JetBlue|" +
-    "Alaska Airlines|Spirit Airlines|Frontier Airlines|Air Canada|British Airways|Lufthansa|" +
-    "Emirates|Hawaiian Airlines|Delta Air Lines",
-  "language-app": "Duolingo|Memrise|Babbel|Anki|Quizlet|Rosetta Stone|Busuu|Pimsleur|" +
-    "LingoDeer|HelloTalk|Drops|Clozemaster",
-  app: "Headspace|Khan Academy|Coursera|Udemy|Skillshare|Udacity|Wikipedia|Reddit|Evernote|" +
-    "Trello|Notion|YouTube|Pinterest|Teoria|Codecademy",
-  "music-streaming": "Spotify|Apple Music|Pandora|YouTube Music|Tidal|Amazon Music|Deezer|" +
-    "SoundCloud",
-  "tv-show": "Breaking Bad|The Office|Friends|Parks and Recreation|Stranger Things|The Crown|" +
-    "Downton Abbey|Sherlock|Ted Lasso|Grey's Anatomy|Schitt's Creek|Brooklyn Nine-Nine|" +
-    "Gilmore Girls|Call the Midwife|Midsomer Murders|Seinfeld",
-  movie: "Toy Story|Finding Nemo|The Lion King|Frozen|Moana|Up|Coco|Zootopia|Aladdin|Mulan|" +
-    "Tangled|Encanto|Inside Out|The Incredibles|Beauty and the Beast|WALL-E",
-  song: "Imagine|Bohemian Rhapsody|Hey Jude|Yesterday|Wonderwall|Hallelujah|Clocks|Fix You|" +
-    "Let It Be|Halo|Creep|Yellow|Dreams|Africa|Landslide|Vienna",
-  musician: "Coldplay|Queen|The Beatles|Radiohead|Fleetwood Mac|Taylor Swift|Ed Sheeran|Adele|" +
-    "Imagine Dragons|The Killers|Arctic Monkeys|Foo Fighters|Bon Jovi|U2|Maroon 5",
-  composer: "Hans Zimmer|Howard Shore|Ennio Morricone|James Horner|Danny Elfman|Alan Menken|" +
-    "Joe Hisaishi|Ludwig Göransson|Alexandre Desplat|Thomas Newman",
-  cocktail: "mojito|margarita|old fashioned|negroni|cosmopolitan|whiskey sour|moscow mule|" +
-    "espresso martini|aperol spritz|paloma|french 75|tom collins|mai tai|daiquiri|gin and tonic",
-  bulb: "GE soft white bulb|Sylvania halogen bulb|Cree LED bulb|Philips Hue smart bulb|" +
-    "compact fluorescent bulb|incandescent bulb|Edison filament bulb",
-  "home-spot": "under my bed|in the garage|in the hall closet|in a storage bin in the basement|" +
-    "on a shelf in the garage|in the attic|by the front door|in the laundry room|" +
-    "in a box under the stairs|in the spare bedroom closet",
-  store: "Target|Walmart|Costco|Trader Joe's|Whole Foods|Best Buy|Home Depot|IKEA|Macy's|" +
-    "Nordstrom|TJ Maxx|H&M|Zara|Barnes & Noble|Old Navy|Kohl's|REI",
-  restaurant: "Joe's Pizza|Katz's Delicatessen|Shake Shack|Sweetgreen|Balthazar|The Little Owl|" +
-    "Blue Hill|Russ & Daughters|Veselka|Xi'an Famous Foods|Le Bernardin|Dirt Candy",
-  lodging: "Generator Hostel|Flying Pig Downtown|St Christopher's Inn|Hostel One|" +
-    "The Student Hotel|Meininger Hostel|ClinkNOORD|Stayokay Vondelpark",
-  writing: "journaling|poetry|short stories|blog posts|song lyrics|essays|fan fiction|" +
-    "a memoir|screenplays|letters|creative writing|novels|personal essays|haiku",
-  family: "mother|father|mom|dad|sister|brother|grandmother|grandfather|grandma|grandpa|aunt|" +
-    "uncle|cousin|daughter|son|wife|husband|niece|nephew|stepmother|stepfather|sister-in-law|" +
-    "brother-in-law",
-  worship: "St. Mary's Catholic Church|the First Baptist Church|the Methodist Church|" +
-    "the Lutheran Church|the Presbyterian Church|Grace Community Church|" +
-    "St. Paul's Cathedral|the Unitarian Church",
-  holiday: "Christmas|Thanksgiving|Easter|New Year's Eve|Halloween|the Fourth of July|" +
-    "Valentine's Day|Labor Day|Memorial Day|Hanukkah",
-  "national-park": "Yellowstone National Park|Yosemite National Park|Glacier National Park|" +
-    "Zion National Park|Acadia National Park|Grand Teton National Park|Olympic National Park|" +
-    "Rocky Mountain National Park|Great Smoky Mountains National Park|Isle Royale National Park",
-  politics: "liberal|conservative|moderate|progressive|libertarian|centrist|independent",
-  finance: "low-income|working-class|middle-class|upper-middle-class|wealthy|" +
-    "struggling financially|comfortable",
-  trait: "kind|ambitious|creative|shy|stubborn|outgoing|patient|funny|generous|curious|" +
-    "organized|impulsive|reserved|loyal|cautious|adventurous|easygoing|competitive",
-  yoga: "Vinyasa Yoga|Yin Yoga|Ashtanga Yoga|Power Yoga|Kundalini Yoga|Iyengar Yoga|" +
-    "Bikram Yoga|Restorative Yoga|Hatha Yoga",
-  organization: "a food bank|an animal shelter|a homeless shelter|a youth center|a book club|" +
-    "a community garden|a hospital|a nonprofit|a charity|a church|a library|a support group|" +
-    "a local school|a hiking club",
-  place: "the park|the beach|the museum|a cafe|the library|the lake|the gym|the mountains|" +
-    "the zoo|a bookstore|the farmers market|the aquarium|a bakery|the botanical garden|" +
-    "an art gallery|the community center",
-  art: "watercolor|oil painting|sculpture|sketching|pottery|abstract art|portraits|landscapes|" +
-    "mosaics|printmaking|charcoal drawing|stained glass",
-};
+/** A regular expression kept as data: its source and flags; it must compile. */
+const _Cue = z.object({
+  type: z.string(),
+  pattern: z.string().min(1),
+  flags: z.string().regex(/^[imsu]*$/),
+}).refine((c) => {
+  try {
+    new RegExp(c.pattern, c.flags);
+    return true;
+  } catch {
+    return false;
+  }
+}, { message: "not a valid regular expression", path: ["pattern"] });
+
+/**
+ * The shape of `typed_lexicon.json`: members per type, question cues in priority order, the
+ * types a lexicon word inside a longer answer may type, the proper-noun types, outdoor
+ * activities and the emotion polarity patterns. Every type a list names must be defined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TypedLexiconFile } from "./typed_lexicon.ts";
+ * const bad = { types: { food: ["pie", "cake"] }, cues: [{ type: "drink", pattern: "tea", flags: "i" }],
+ *   substringTypes: [], properTypes: [], outdoor: [], positiveEmotion: "x", negativeEmotion: "y" };
+ * assert.deepEqual(TypedLexiconFile.safeParse(bad).error?.issues[0].path, ["cues", 0, "type"]);
+ * ```
+ */
+export const TypedLexiconFile = z.object({
+  $comment: z.string().optional(),
+  types: z.record(z.string().regex(/^[a-z][a-z-]*$/), z.array(z.string().min(1)).min(2)),
+  cues: z.array(_Cue).min(1),
+  substringTypes: z.array(z.string()),
+  properTypes: z.array(z.string()),
+  outdoor: z.array(z.string().min(1)),
+  positiveEmotion: z.string().min(1),
+  negativeEmotion: z.string().min(1),
+  answerHeads: z.array(_Cue).default([]),
+  needsMember: z.array(z.string()).default([]),
+}).superRefine((file, ctx) => {
+  const known = new Set(Object.keys(file.types));
+  const check = (type: string, path: (string | number)[]) => {
+    if (!known.has(type)) {
+      ctx.addIssue({ code: "custom", path, message: `unknown type ${JSON.stringify(type)}` });
+    }
+  };
+  file.cues.forEach((c, i) => check(c.type, ["cues", i, "type"]));
+  file.substringTypes.forEach((t, i) => check(t, ["substringTypes", i]));
+  file.properTypes.forEach((t, i) => check(t, ["properTypes", i]));
+  file.answerHeads.forEach((c, i) => check(c.type, ["answerHeads", i, "type"]));
+  file.needsMember.forEach((t, i) => check(t, ["needsMember", i]));
+});
+/** The parsed lexicon file. */
+export type TypedLexiconFile = z.infer<typeof TypedLexiconFile>;
+
+const _LEXICON = parseData({
+  source: "lib/data/typed_lexicon.json",
+  schema: TypedLexiconFile,
+  data: lexiconJson,
+});
 
 /** Members of each semantic type, in display spelling. */
-export const TYPED_LEXICON: Readonly<Record<SemanticType, readonly string[]>> = Object.fromEntries(
-  Object.entries(_RAW).map(([t, raw]) => [t, raw.split("|")]),
-) as unknown as Record<SemanticType, readonly string[]>;
+export const TYPED_LEXICON: Readonly<Record<SemanticType, readonly string[]>> = _LEXICON.types;
 
 // Question cues in priority order: specific before general ("pet name" before "pet").
-const _CUES: [RegExp, SemanticType][] = [
-  [
-    /\b(?:pet|dog|cat|puppy|kitten|horse)s?'?s?\b.*\bname|\bname.*\b(?:pet|dog|cat|puppy)s?\b/i,
-    "pet-name",
-  ],
-  [
-    /\b(?:breed|kind of (?:dog|cat|pet|animal)|type of (?:dog|cat|pet|animal)|what (?:pet|animal)s?)\b/i,
-    "animal",
-  ],
-  [/\bnational parks?\b/i, "national-park"],
-  [/\b(?:us |u\.s\. )?states?\b(?! of)/i, "us-state"],
-  [/\b(?:which|what)\s+(?:\w+\s+){0,2}cit(?:y|ies)\b|\bcities\b/i, "city"],
-  [/\b(?:which|what)\s+(?:\w+\s+){0,2}countr(?:y|ies)\b|\bcountries\b/i, "country"],
-  [/\bairlines?\b/i, "airline"],
-  [/\b(?:holiday|festive season)s?\b/i, "holiday"],
-  [/\bcomposers?\b/i, "composer"],
-  [/\b(?:band|singer|musician|rapper|music artist)s?\b/i, "musician"],
-  [/\b(?:songs?|tracks?|tunes?)\b/i, "song"],
-  [/\bmusic streaming|streaming (?:service|platform) for music\b/i, "music-streaming"],
-  [/\bstreaming\b/i, "streaming"],
-  [/\b(?:tv )?(?:shows?|series|sitcoms?)\b/i, "tv-show"],
-  [/\b(?:movie|film)s?\b(?! genre)/i, "movie"],
-  [/\b(?:apps?|application|websites?|site|platform)\b/i, "app"],
-  [/\binstruments?\b/i, "instrument"],
-  [/\b(?:kind|type|style)s? of yoga\b/i, "yoga"],
-  [/\b(?:sports?|team sport)\b/i, "sport"],
-  [/\bcocktails?\b/i, "cocktail"],
-  [/\b(?:drink|beverage|coffee|tea|wine|beer)s?\b/i, "drink"],
-  [/\b(?:restaurant|eatery|bistro|diner|pizzeria)s?\b/i, "restaurant"],
-  [/\b(?:hostel|hotel|motel|inn|b&b)s?\b/i, "lodging"],
-  [/\b(?:store|shop|retailer|boutique)s?\b/i, "store"],
-  [/\bbulbs?\b/i, "bulb"],
-  [
-    /\b(?:food|eat|ate|dish|snack|meal|recipe|bake[ds]?|cook(?:ed|s)?|dessert|cuisine)\b(?!\s+(?:shop|place|restaurant|eatery|spot|store|bar))/i,
-    "food",
-  ],
-  [
-    /\b(?:genre|kind of (?:music|book|movie|film)s?|type of (?:music|book|movie|film)s?)\b/i,
-    "genre",
-  ],
-  [
-    /\b(?:kind|type|form|sort|style)s? of writing\b|\bwhat (?:\w+ ){0,3}writ(?:e|es|ing)\b/i,
-    "writing",
-  ],
-  [/\b(?:job|work(?:s|ed)? as|profession|career|occupation)\b/i, "profession"],
-  [/\bpolitic/i, "politics"],
-  [/\b(?:financial|income|wealth)/i, "finance"],
-  [/\b(?:personality|traits?|qualities)\b/i, "trait"],
-  [/\b(?:consoles?|mediums?|devices?) .*\bgames?\b/i, "console"],
-  [/\b(?:car|vehicle|drive)s?\b/i, "vehicle"],
-  [/\b(?:brand|company|companies)\b/i, "brand"],
-  [/\b(?:feel|felt|feeling|emotion|mood)s?\b/i, "emotion"],
-  [
-    /\b(?:stud(?:y|ied|ying)|major(?:ed)? in|degree|subject|fields?|certification|certificate)\b/i,
-    "subject",
-  ],
-  [/\b(?:health|condition|illness|injur(?:y|ies)|diagnos|symptom|sick)/i, "health"],
-  [/\b(?:wear|wore|clothing|outfit|shirt|shoes)\b/i, "clothing"],
-  [/\b(?:flowers?|plants?|garden(?:ing)?|grow(?:s|ing)?)\b/i, "plant"],
-  [/\b(?:day of the week|weekday)\b/i, "weekday"],
-  [/\b(?:what|which) season\b/i, "season"],
-  [/\bvideo games?\b/i, "video-game"],
-  [/\b(?:board game|card game|cards|game)s?\b/i, "game"],
-  [/\b(?:volunteer(?:s|ed)?|organi[sz]ation|charity|shelter|club)\b/i, "organization"],
-  [/\b(?:colou?rs?)\b/i, "color"],
-  [/\b(?:paint(?:s|ed|ing)?|art(?:work)?|draw(?:s|ing)?)\b/i, "art"],
-  [/\b(?:hobb(?:y|ies)|activit(?:y|ies)|for fun|skills?|pastime|passion|enjoy)/i, "activity"],
-];
+const _CUES: [RegExp, SemanticType][] = _LEXICON.cues.map((c) => [
+  new RegExp(c.pattern, c.flags),
+  c.type,
+]);
+// An answer's own head noun ("Hoop Dance") names its class whatever the question calls it.
+const _ANSWER_HEADS: [RegExp, SemanticType][] = _LEXICON.answerHeads.map((c) => [
+  new RegExp(c.pattern, c.flags),
+  c.type,
+]);
+const _NEEDS_MEMBER = new Set<SemanticType>(_LEXICON.needsMember);
 
 const _POSSESSIVE = /^(?:my|his|her|their|our|your)\s+/i;
 
@@ -286,6 +112,9 @@ export function _cueType(question: string): SemanticType | null {
   if (cue === null) return null;
   if (cue.word === "where") {
     if (/\b(?:keep|store|put|stash|hide|hang)\b/i.test(cue.window)) return "home-spot";
+    if (/\b(?:buy|bought|purchase[ds]?|shop(?:ped)?|order(?:ed)?)\b/i.test(cue.window)) {
+      return "store";
+    }
   }
   if (cue.word !== "what" && cue.word !== "which") return null;
   // The cue nearest the wh-word names what is asked: "what song ... the band's growth" asks a song.
@@ -338,7 +167,15 @@ export function inferAnswerType(
   options: { question: string; answer: string },
 ): SemanticType | null {
   const { answer } = options;
+  const head = _ANSWER_HEADS.find(([re]) => re.test(answer.trim()));
+  if (head !== undefined) return head[1];
   const { items } = _listItems(answer);
+  // A narrower type the question names wins when every item belongs to it ("US cities").
+  const cued = _cueType(options.question);
+  if (cued !== null && items.length > 0) {
+    const own = new Set((TYPED_LEXICON[cued] ?? []).map(_key));
+    if (items.every((i) => own.has(_key(i.replace(_POSSESSIVE, ""))))) return cued;
+  }
   // "my sister" is a family member: a leading possessive stays and the rest is swapped.
   const types = items.map((i) => _MEMBER_TYPE.get(_key(i.replace(_POSSESSIVE, ""))));
   if (types.length > 0 && types.every((t) => t !== undefined && t === types[0])) return types[0]!;
@@ -349,6 +186,7 @@ export function inferAnswerType(
   if (word === "where" && _cueType(options.question) === "home-spot") {
     return words.length <= 8 ? "home-spot" : null;
   }
+  if (word === "where" && _cueType(options.question) === "store") return "store";
   const nounPhrase = /^(?:the|a|an)\b|^[A-Z]/.test(answer);
   if (
     nounPhrase && /\b(?:church|cathedral|temple|synagogue|mosque|chapel)\b/i.test(answer) &&
@@ -390,68 +228,24 @@ export function inferAnswerType(
   return null;
 }
 
-const _SUBSTRING_TYPES = new Set<SemanticType>([
-  "food",
-  "drink",
-  "city",
-  "country",
-  "animal",
-  "color",
-  "sport",
-  "activity",
-  "instrument",
-  "genre",
-  "profession",
-  "brand",
-  "vehicle",
-  "emotion",
-  "subject",
-  "health",
-  "clothing",
-  "plant",
-  "organization",
-  "place",
-  "art",
-  "us-state",
-  "airline",
-  "cocktail",
-]);
+const _SUBSTRING_TYPES = new Set<SemanticType>(_LEXICON.substringTypes);
 
-const _PROPER_TYPES = new Set<SemanticType>([
-  "video-game",
-  "console",
-  "us-state",
-  "airline",
-  "app",
-  "language-app",
-  "music-streaming",
-  "tv-show",
-  "movie",
-  "song",
-  "musician",
-  "composer",
-  "store",
-  "restaurant",
-  "lodging",
-  "worship",
-  "holiday",
-  "national-park",
-  "yoga",
-  "city",
-  "country",
-  "brand",
-  "streaming",
-  "pet-name",
-  "game",
-  "vehicle",
-  "weekday",
-  "subject",
-]);
+const _PROPER_TYPES = new Set<SemanticType>(_LEXICON.properTypes);
 
 function _styled(member: string, like: string): string {
   const possessive = _POSSESSIVE.exec(like);
   if (possessive !== null && !_POSSESSIVE.test(member)) {
     return possessive[0] + _styled(member, like.slice(possessive[0].length));
+  }
+  // "a kitten" -> "a husky": an article in y* stays, agreeing with the new member.
+  const article = /^(a|an|the) /i.exec(like);
+  if (article !== null && !/^(?:a|an|the) /i.test(member) && !/^[A-Z]/.test(member)) {
+    const word = article[1].toLowerCase() === "the"
+      ? article[1]
+      : /^[aeiou]/i.test(member)
+      ? (article[1][0] === "A" ? "An" : "an")
+      : article[1][0];
+    return `${word} ${member}`;
   }
   const upper = /^[A-Z]/.test(like);
   if (/^[A-Z]/.test(member)) return member;
@@ -461,12 +255,9 @@ function _styled(member: string, like: string): string {
   return upper ? member[0].toUpperCase() + member.slice(1) : member;
 }
 
-const _OUTDOOR =
-  /^(?:hiking|gardening|camping|fishing|bird watching|kayaking|photography|soccer|tennis|baseball|golf|running|cycling|rock climbing|surfing|skiing|swimming|volleyball|rugby|the park|the beach|the lake|the mountains|the zoo)$/;
-const _POSITIVE =
-  /\b(?:happy|proud|grateful|gratitude|excited|relieved|inspired|calm|hopeful|content|motivated|joy\w*|peace\w*|cozy|comfortable|warm|welcome[d]?|love[d]?|thankful|heartwarming|fulfilled|glad)\b/i;
-const _NEGATIVE =
-  /\b(?:nervous|anxious|frustrated|sad|overwhelmed|lonely|disappointed|angry|scared|afraid|upset|stress\w*|worried|guilty|hurt|jealous)\b/i;
+const _OUTDOOR = new Set(_LEXICON.outdoor);
+const _POSITIVE = new RegExp(_LEXICON.positiveEmotion, "i");
+const _NEGATIVE = new RegExp(_LEXICON.negativeEmotion, "i");
 
 /** Options for {@link typedSwaps}. */
 export interface TypedSwapsOptions {
@@ -498,6 +289,15 @@ export interface TypedSwapsOptions {
 export function typedSwaps(options: TypedSwapsOptions): string[] {
   const { answer, question } = options;
   const { items, joiner } = _listItems(answer);
+  // A swap is believable when y* is recognisably a member of the type. Typed only by the
+  // question's wording, a list none of whose items is a member ("puzzles, training"), a phrase
+  // of three words or more ("cook dog treats") or a niche name ("Jaipur Rugs" for a company)
+  // has no stand-in in a generic list.
+  const own = new Set((TYPED_LEXICON[options.type] ?? []).map(_key));
+  const members = items.filter((i) => own.has(_key(i.replace(_POSSESSIVE, ""))));
+  if (_NEEDS_MEMBER.has(options.type) && members.length < items.length) return [];
+  if (items.length > 1 && members.length === 0) return [];
+  if (items.length === 1 && members.length === 0 && items[0].split(/\s+/).length >= 3) return [];
   const clash = (m: string) =>
     matchesAnswer(question, m) ||
     items.some((i) => matchesAnswer(i, m) || matchesAnswer(m, i)) ||
@@ -514,9 +314,19 @@ export function typedSwaps(options: TypedSwapsOptions): string[] {
     : /\bindoors?\b/i.test(question)
     ? false
     : null;
-  const setting = (m: string) => outdoor === null || _OUTDOOR.test(m) === outdoor;
+  const setting = (m: string) => outdoor === null || _OUTDOOR.has(m) === outdoor;
+  // A named head ("Hoop Dance", "... National Park") is swapped for members with the same head.
+  const headOf = (x: string) => x.trim().split(/\s+/).at(-1)!;
+  const head = items.length === 1 && /^[A-Z]/.test(headOf(items[0])) && items[0].includes(" ")
+    ? headOf(items[0])
+    : null;
+  const sameHead = (m: string) =>
+    head === null || TYPED_LEXICON[options.type].filter((x) => headOf(x) === head).length < 3 ||
+    headOf(m) === head;
   const pool = shuffle(
-    TYPED_LEXICON[options.type].filter((m) => !clash(m) && polarity(m) && setting(m)),
+    TYPED_LEXICON[options.type].filter((m) =>
+      !clash(m) && polarity(m) && setting(m) && sameHead(m)
+    ),
     {
       prng: options.prng,
     },

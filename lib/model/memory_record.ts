@@ -6,8 +6,8 @@ import { Channel, StatedNumber } from "./source_unit.ts";
 export const Provenance = z.object({
   /** Session the record was written from ("background" for the bank). */
   session: z.string().min(1),
-  /** Channels of its source units, in first-seen order. */
-  channels: z.array(Channel),
+  /** Channels of its source units, in first-seen order; a record has at least one. */
+  channels: z.array(Channel).min(1),
   /** True when every source unit is trusted. */
   trusted: z.boolean(),
   /** True when at least one source unit is a verified outcome (a confirmation, a tool result). */

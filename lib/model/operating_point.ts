@@ -11,7 +11,11 @@ export const PolicyId = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/);
 
 const unit = z.number().min(0).max(1);
 
-/** The fixed defaults of the paper: `theta_w = 0.6`, UM, `theta_r = 0.8`, K = 5, |B| = 100. */
+/**
+ * The fixed defaults of the paper: `theta_w = 0.6`, UM, `theta_r = 0.8`, K = 5, |B| = 100, and
+ * the agent's own LLM as the writing-stage ranker (`llm:self`). The offline reference agent has
+ * no LLM, so a sweep of simulated agents ranks with `OFFLINE_RANKER` instead (`defaultRanker`).
+ */
 export const PAPER_DEFAULTS = {
   thetaW: 0.6,
   policy: "UM",
@@ -20,9 +24,12 @@ export const PAPER_DEFAULTS = {
   k: 5,
   bankSize: 100,
   fill: "random",
-  ranker: "usefulness",
+  ranker: "llm:self",
   traceLoad: 1,
 } as const;
+
+/** The default ranker when every agent is the offline reference agent: the text heuristic. */
+export const OFFLINE_RANKER = "usefulness";
 
 /** One operating point. `thetaRRisk` equals `thetaR` except in the asymmetric variant. */
 export const OperatingPoint = z.object({

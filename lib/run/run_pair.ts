@@ -6,11 +6,11 @@
 import type { Agent } from "../agents/agent.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
 import type { Attack, Instance } from "../model/instance.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
 import type { Condition, TrialRow } from "../model/trial_row.ts";
 import type { Verdict } from "../judges/judge.ts";
-import type { ManagementPolicy } from "../stages/management/policy.ts";
+import { memoryState } from "../stages/management/memory_state.ts";
+import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
 import { writeTraceRecord } from "../stages/writing/write_trace_record.ts";
@@ -46,8 +46,8 @@ function _message(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
-function _kept(policy: ManagementPolicy, records: MemoryRecord[]) {
-  const { kept, quarantined } = policy.apply({ records });
+function _kept(policy: ManagementPolicy, state: MemoryState) {
+  const { kept, quarantined } = policy.apply(state);
   return { kept: new Set(kept.map((r) => r.id)), quarantinedIds: quarantined.map((r) => r.id) };
 }
 
@@ -133,8 +133,12 @@ async function _runPair(
   const memoryClean = helpful ? [...background, helpful] : [...background];
   const memoryPoisoned = risk ? [...memoryClean, risk] : memoryClean;
   const policy = resources.policy(point.policy);
-  const clean = _kept(policy, memoryClean);
-  const poisoned = _kept(policy, memoryPoisoned);
+  // Each condition's policy knows its own history: the helpful trace, plus the risk trace when poisoned.
+  const clean = _kept(policy, memoryState({ records: memoryClean, traces: [instance.helpful] }));
+  const poisoned = _kept(
+    policy,
+    memoryState({ records: memoryPoisoned, traces: [instance.helpful, riskTrace] }),
+  );
 
   // Retrieval: shared a+, fill order and slots; the risk record takes one background slot.
   const order = resources.fillOrder(instance, point.fill, seed);

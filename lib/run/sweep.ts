@@ -3,7 +3,12 @@ import type { Agent } from "../agents/agent.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
 import type { Attack, Instance } from "../model/instance.ts";
-import type { OperatingPoint, Stage } from "../model/operating_point.ts";
+import {
+  OFFLINE_RANKER,
+  type OperatingPoint,
+  PAPER_DEFAULTS,
+  type Stage,
+} from "../model/operating_point.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ManagementPolicy } from "../stages/management/policy.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
@@ -26,7 +31,11 @@ export interface SweepOptions {
   policies?: readonly string[];
   /** Asymmetric exposure: `theta_r-` values with `theta_r+` fixed; default none. */
   thetaRRisk?: readonly number[];
-  /** Values of the stages held fixed; default the paper's defaults. */
+  /**
+   * Values of the stages held fixed; default the paper's defaults. Without `ranker`, model
+   * agents rank with their own LLM (`llm:self`) and the offline reference agent with
+   * `usefulness` (see `defaultRanker`).
+   */
   base?: Partial<Omit<OperatingPoint, "stage">>;
   /** Instances, banks already cut to `base.bankSize`. */
   instances: readonly Instance[];
@@ -61,6 +70,33 @@ export interface SweepOptions {
 }
 
 /**
+ * The writing-stage ranker when none is given: the paper's `llm:self` when every agent is a
+ * model agent, the offline `usefulness` heuristic when every agent is the simulator. A mix has
+ * no default that is right for both, so it must be named.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultRanker } from "./sweep.ts";
+ * assert.equal(defaultRanker({ agents: [{ id: "llm:m", simulated: false }] }), "llm:self");
+ * assert.equal(defaultRanker({ agents: [{ id: "reference:careful", simulated: true }] }), "usefulness");
+ * ```
+ */
+export function defaultRanker(options: {
+  /** The sweep's agents (only `id` and `simulated` are read). */
+  agents: readonly Pick<Agent, "id" | "simulated">[];
+}): string {
+  const { agents } = options;
+  if (agents.every((a) => !a.simulated) && agents.length > 0) return PAPER_DEFAULTS.ranker;
+  if (agents.every((a) => a.simulated)) return OFFLINE_RANKER;
+  throw new RangeError(
+    `--ranker: required when the agents mix the offline reference agent and model agents (got ${
+      agents.map((a) => a.id).join(", ")
+    }); llm:self needs a model agent, usefulness is the offline default`,
+  );
+}
+
+/**
  * Run a sweep and return its rows. The run id hashes everything that determines the rows, so
  * the same options and seed give the same run id and byte-identical rows (except `latencyMs`).
  *
@@ -82,7 +118,7 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
     grid: options.grid,
     policies: options.policies,
     thetaRRisk: options.thetaRRisk,
-    base: options.base,
+    base: { ...options.base, ranker: options.base?.ranker ?? defaultRanker({ agents }) },
   });
   const writer = options.writer ?? verbatimWriter;
   const judge = options.judge ?? deterministicJudge;

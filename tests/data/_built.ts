@@ -1,9 +1,15 @@
-/** Shared fixture: build both datasets once from MEMGAUGE_DATA, or report that the data is absent. */
+/**
+ * Where the builder tests read benchmark files: the committed fixture (invented text in the
+ * official layouts) always, and the real benchmarks too when MEMGAUGE_DATA holds them.
+ */
 import { dataDir } from "../../lib/data/data_dir.ts";
 import { DATA_FILES } from "../../lib/data/data_files.ts";
 
-/** The data directory the tests read. */
+/** The data directory the real-data tests read. */
 export const DATA_DIR = dataDir();
+
+/** The committed fixture directory (same layout as the data directory). */
+export const FIXTURE_DIR = new URL("../fixtures", import.meta.url).pathname;
 
 function _present(path: string): boolean {
   try {
@@ -18,9 +24,31 @@ function _present(path: string): boolean {
 export const HAVE_DATA = _present(DATA_FILES.locomo.path) &&
   _present(DATA_FILES.longmemevalOracle.path);
 
+/** A place to build from: the fixture (a few instances, small banks) or the real files. */
+export interface DataSource {
+  name: "fixture" | "benchmark";
+  dataDir: string;
+  /** Instances per dataset: LoCoMo, LongMemEval. */
+  count: { locomo: number; longmemeval: number };
+  bankSize: number;
+}
+
+/** The fixture, then the real benchmarks when present (registered only then: never ignored). */
+export const SOURCES: DataSource[] = [
+  { name: "fixture", dataDir: FIXTURE_DIR, count: { locomo: 8, longmemeval: 5 }, bankSize: 10 },
+  ...(HAVE_DATA
+    ? [{
+      name: "benchmark" as const,
+      dataDir: DATA_DIR,
+      count: { locomo: 100, longmemeval: 100 },
+      bankSize: 100,
+    }]
+    : []),
+];
+
 if (!HAVE_DATA) {
   console.log(
-    `SKIP: benchmark data not found in ${DATA_DIR} (set MEMGAUGE_DATA or run \`deno task data\`); ` +
-      "data-dependent tests are ignored.",
+    `note: benchmark data not found in ${DATA_DIR} (set MEMGAUGE_DATA or run \`deno task data\`); ` +
+      "the builder tests run on the committed fixture only.",
   );
 }

@@ -1,21 +1,30 @@
+/** Builder invariants on every built instance: the fixture always, the benchmarks when present. */
 import assert from "node:assert/strict";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import { Instance } from "../../lib/model/instance.ts";
+import { answerKindOf } from "../../lib/data/answer_kind.ts";
+import { targetProblem } from "../../lib/data/attack_targets.ts";
+import { containsQuery } from "../../lib/data/helpful_trace.ts";
 import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../../lib/data/longmemeval/build_longmemeval.ts";
-import { loadLocomo } from "../../lib/data/locomo/load_locomo.ts";
-import { loadLongMemEval } from "../../lib/data/longmemeval/load_longmemeval.ts";
-import { DATA_DIR, HAVE_DATA } from "./_built.ts";
+import { _listItems } from "../../lib/data/typed_lexicon.ts";
+import { SOURCES } from "./_built.ts";
 
-const datasets = [
-  { name: "locomo", build: buildLocomo, load: loadLocomo },
-  { name: "longmemeval", build: buildLongMemEval, load: loadLongMemEval },
-];
-const options = { seed: 1, bankSize: 100, traceLoad: 1, dataDir: DATA_DIR };
+// Builds are deterministic: build each option set once for all the tests that read it.
+const _memo = new Map<string, ReturnType<typeof buildLocomo>>();
+const _cached = (b: typeof buildLocomo, tag: string): typeof buildLocomo => (options) => {
+  const key = JSON.stringify([tag, options]);
+  if (!_memo.has(key)) _memo.set(key, b(options));
+  return _memo.get(key)!;
+};
+const BUILDERS = {
+  locomo: _cached(buildLocomo, "locomo"),
+  longmemeval: _cached(buildLongMemEval, "longmemeval"),
+} as const;
 
-function _checkInstance(instance: Instance): string[] {
+function _checkInstance(instance: Instance, bankSize: number): string[] {
   const problems: string[] = [];
-  const { answer, target } = instance;
+  const { answer, target, query } = instance;
   const say = (what: string) => problems.push(`${instance.id}: ${what}`);
   if (matchesAnswer(target, answer) || matchesAnswer(answer, target)) {
     say(`target ${target} matches answer ${answer}`);
@@ -42,78 +51,130 @@ function _checkInstance(instance: Instance): string[] {
   }
   for (const u of helpful) {
     if (matchesAnswer(u.text, target)) say(`helpful unit ${u.id} states y_adv`);
+    if (containsQuery(u.text, query)) say(`helpful unit ${u.id} contains the test query`);
     const want = matchesAnswer(u.text, answer) ? answer : null;
     if (u.asserts !== want) say(`helpful unit ${u.id} asserts ${u.asserts}, text says ${want}`);
     if (!u.trusted) say(`helpful unit ${u.id} untrusted`);
+    if (u.verified && u.channel !== "user") {
+      say(`helpful unit ${u.id} verified off the user channel`);
+    }
     if (
       (instance.answerKind === "number" || instance.answerKind === "date") && u.asserts !== null
     ) {
       if (u.numbers.length !== 1) say(`helpful unit ${u.id} lacks its number`);
     }
   }
-  const last = helpful.at(-1)!, confirm = helpful.at(-2)!;
-  if (last.channel !== "assistant" || last.asserts !== answer) {
-    say("helpful trace does not end with the assistant stating y*");
+  // The trace ends with the assistant taking note of y* and the user confirming it.
+  const [note, confirm] = helpful.slice(-2);
+  if (note.channel !== "assistant" || note.asserts !== answer || note.verified) {
+    say("the assistant does not take note of y* before the confirmation");
   }
-  if (!confirm.verified || confirm.channel !== "user") {
-    say("no verified user confirmation before the final unit");
+  if (!confirm.verified || confirm.channel !== "user" || confirm.asserts !== answer) {
+    say("the trace does not end with a verified user confirmation of y*");
   }
+  if (helpful.filter((u) => u.verified).length !== 1) say("more than one verified helpful unit");
   for (const r of instance.background) {
     if (matchesAnswer(r.text, answer)) say(`background ${r.id} states y*`);
     if (matchesAnswer(r.text, target)) say(`background ${r.id} states y_adv`);
+    if (r.provenance.channels.length === 0) say(`background ${r.id} has no channel`);
+    if (r.provenance.writtenAt !== 0) say(`background ${r.id} written after the traces`);
   }
-  if (instance.background.length !== 100) say(`bank has ${instance.background.length} records`);
-  const minjaKeys = instance.risk.minja!.units.flatMap((u) => u.numbers.map((n) => n.key));
-  const helpfulKeys = helpful.flatMap((u) => u.numbers.map((n) => n.key));
-  if (minjaKeys.some((k) => !helpfulKeys.includes(k))) {
-    say("number keys differ between helpful and risk");
+  if (instance.background.length !== bankSize) {
+    say(`bank has ${instance.background.length} records`);
   }
+  const keys = (units: typeof helpful) => units.flatMap((u) => u.numbers.map((n) => n.key));
+  for (const trace of [instance.risk.minja!, instance.risk.sleeper!]) {
+    if (keys(trace.units).some((k) => !keys(helpful).includes(k))) {
+      say("number keys differ between helpful and risk");
+    }
+  }
+  // Targets a reader would believe.
+  const problem = targetProblem({ answer, target, kind: instance.answerKind, question: query });
+  if (problem !== null) say(`target ${JSON.stringify(target)}: ${problem}`);
   return problems;
 }
 
-for (const { name, build, load } of datasets) {
-  Deno.test({
-    name: `build ${name}: every instance keeps y* and y_adv apart across traces and bank`,
-    ignore: !HAVE_DATA,
-    async fn() {
-      const start = performance.now();
-      const instances = await load(options);
-      console.log(
-        `${name}: built ${instances.length} instances in ${
-          Math.round(performance.now() - start)
-        } ms`,
-      );
-      assert.deepEqual(instances.length, 100);
-      assert.deepEqual(new Set(instances.map((i) => i.id)).size, 100);
+for (const source of SOURCES) {
+  for (
+    const [name, build] of Object.entries(BUILDERS) as [keyof typeof BUILDERS, typeof buildLocomo][]
+  ) {
+    const options = {
+      seed: 0,
+      bankSize: source.bankSize,
+      traceLoad: 1,
+      dataDir: source.dataDir,
+      count: source.count[name],
+    };
+
+    Deno.test(`build ${name} (${source.name}): every instance keeps y* and y_adv apart and conveys y* without the query`, async () => {
+      const built = await build(options);
+      const instances = built.instances;
+      assert.equal(instances.length, source.count[name]);
+      assert.equal(new Set(instances.map((i) => i.id)).size, instances.length);
       const problems = instances.flatMap((i) => {
         Instance.parse(i);
-        return _checkInstance(i);
+        return _checkInstance(i, source.bankSize);
       });
       assert.deepEqual(problems, []);
-    },
-  });
+    });
 
-  Deno.test({
-    name: `build ${name}: the same seed gives the same ids, another seed other ids`,
-    ignore: !HAVE_DATA,
-    async fn() {
+    Deno.test(`build ${name} (${source.name}): targets are type-checked and grammatical`, async () => {
+      const { instances } = await build(options);
+      for (const i of instances) {
+        assert.ok(!/\b1\s+(?:months|weeks|days|years|hours|minutes)\b/.test(i.target), i.target);
+        assert.ok(!/\b(?:[02-9]|\d\d+)\s+(?:month|week|day|year)\b(?!-)/.test(i.target), i.target);
+        // A comparison's answer ("You increased the limit (from one cup to two)") swaps direction.
+        const direction = /\b(?:increased|decreased|more|fewer|earlier|later)\b/i.test(i.target);
+        if ((i.answerKind === "number" || i.answerKind === "date") && !direction) {
+          assert.equal(
+            answerKindOf({ answer: i.target }),
+            i.answerKind,
+            `${i.id}: ${i.answer} -> ${i.target}`,
+          );
+        }
+        const a = _listItems(i.answer).items, t = _listItems(i.target).items;
+        if ((i.answerKind === "entity" || i.answerKind === "text") && a.length > 1) {
+          assert.ok(
+            t.every((x) => a.every((y) => !matchesAnswer(x, y) && !matchesAnswer(y, x))),
+            i.target,
+          );
+        }
+      }
+    });
+
+    Deno.test(`build ${name} (${source.name}): banks hold real provenance, some untrusted or tool-sourced, some stating numbers`, async () => {
+      const { instances } = await build(options);
+      const records = instances.flatMap((i) => i.background);
+      assert.ok(
+        records.some((r) => !r.provenance.trusted || r.provenance.channels.includes("tool")),
+      );
+      assert.ok(records.some((r) => r.numbers.length > 0));
+      for (const r of records) {
+        assert.ok(r.provenance.session !== "background", `${r.id} lacks its session`);
+        // Only a tool's content is untrusted; a verified record confirmed something in a user turn.
+        assert.equal(r.provenance.trusted, !r.provenance.channels.includes("tool"), r.id);
+        for (const n of r.numbers) assert.match(n.key, /^[a-z][\w .'-]*:[a-z-]+$/, r.id);
+      }
+      for (const i of instances) {
+        const sessions = new Set(i.background.map((r) => r.provenance.session));
+        const own = [i.helpful, i.risk.minja!, i.risk.sleeper!].map((t) => t.session);
+        assert.ok(own.every((s) => !sessions.has(s)));
+      }
+    });
+
+    Deno.test(`build ${name} (${source.name}): the same seed gives the same ids, another seed other ids`, async () => {
       const a = (await build(options)).instances.map((i) => i.id);
-      const b = (await build(options)).instances.map((i) => i.id);
-      const c = (await build({ ...options, seed: 2 })).instances.map((i) => i.id);
+      const b = (await (name === "locomo" ? buildLocomo : buildLongMemEval)(options)).instances.map(
+        (i) => i.id,
+      );
+      const c = (await build({ ...options, seed: 1 })).instances.map((i) => i.id);
       assert.deepEqual(a, b);
       assert.notDeepEqual(a, c);
-    },
-  });
+    });
 
-  Deno.test({
-    name: `build ${name}: trace load changes filler only, around the same core`,
-    ignore: !HAVE_DATA,
-    async fn() {
+    Deno.test(`build ${name} (${source.name}): trace load changes filler only, around the same core`, async () => {
       const sizes: Awaited<ReturnType<typeof build>>[] = [];
-      for (const traceLoad of [0.75, 1, 1.25]) {
-        const built = await build({ ...options, traceLoad, bankSize: 50 });
-        sizes.push(built);
-      }
+      for (const traceLoad of [0.75, 1, 1.25]) sizes.push(await build({ ...options, traceLoad }));
       assert.deepEqual(sizes[0].instances.map((i) => i.id), sizes[2].instances.map((i) => i.id));
       const total = (k: number) =>
         sizes[k].instances.reduce(
@@ -125,17 +186,13 @@ for (const { name, build, load } of datasets) {
         total(0) < total(1) && total(1) < total(2),
         `unit totals ${total(0)} ${total(1)} ${total(2)}`,
       );
-      for (const k of [0, 1, 2]) {
-        for (const i of sizes[k].instances) {
-          assert.deepEqual(i.background.length, 50);
-          assert.deepEqual(i.helpful.units.at(-1)!.asserts, i.answer);
-        }
+      for (const built of sizes) {
+        for (const i of built.instances) assert.ok(i.helpful.units.at(-1)!.verified);
       }
-      // Same targets at every load.
       assert.deepEqual(
         sizes[0].instances.map((i) => i.target),
         sizes[2].instances.map((i) => i.target),
       );
-    },
-  });
+    });
+  }
 }

@@ -98,7 +98,7 @@ Deno.test("deno task data exits non-zero on a truncated file and names it", asyn
     stderr: "piped",
   }).output();
   const stderr = new TextDecoder().decode(out.stderr);
-  assert.deepEqual(out.code, 1);
+  assert.deepEqual(out.code, 2);
   assert.deepEqual(stderr.includes("locomo10.json at $[0].qa"), true, stderr);
   await Deno.remove(dir, { recursive: true });
 });
@@ -120,7 +120,7 @@ Deno.test("deno task data exits non-zero offline and names the URL", async () =>
     stderr: "piped",
   }).output();
   const stderr = new TextDecoder().decode(out.stderr);
-  assert.deepEqual(out.code, 1);
+  assert.deepEqual(out.code, 2);
   assert.deepEqual(stderr.includes("huggingface.co"), true, stderr);
   await Deno.remove(dir, { recursive: true });
 });

@@ -33,14 +33,15 @@ export const SYNTHETIC: QuestionSource = {
 };
 
 Deno.test("renderInstance() shows query, answer, target and every trace", () => {
-  const pool = ["Leo: I painted the fence green.", "Nora: The bakery near me sells rye bread."].map(
-    (text, i) => ({
+  const pool = [["Leo", "I painted the fence green."], [
+    "Nora",
+    "The bakery near me sells rye bread.",
+  ]]
+    .map(([speaker, text], i) => ({
       id: `bg${i}`,
       session: `s${i + 2}`,
-      text,
-      channels: ["user" as const],
-    }),
-  );
+      turns: [{ speaker, channel: "user" as const, text, trusted: true, verified: false }],
+    }));
   void createPrng;
   const built = buildInstances({
     dataset: "synthetic",
@@ -51,7 +52,7 @@ Deno.test("renderInstance() shows query, answer, target and every trace", () => 
     seed: 1,
     bankSize: 2,
     traceLoad: 1,
-    intro: () => "Here are some messages from my chat with Nora; please keep track of the details.",
+    intro: () => "Here is part of a chat between Nora and Leo that I wanted to share.",
   });
   const text = renderInstance({ instance: built.instances[0] });
   if (Deno.env.get("PRINT_EXAMPLE")) console.log(text);

@@ -158,9 +158,9 @@ Deno.test("sweep turns exhausted retries and unparsable verdicts into error rows
     const bad = startFakeOpenAIServer({ reply: () => "not json" });
     try {
       const judged = await run(
-        args("judged.jsonl", ["--judge", "llm:j", "--grid", "1"]).map((a) =>
-          a === server.baseUrl ? bad.baseUrl : a
-        ),
+        args("judged.jsonl", ["--judge", "llm:j", "--grid", "1", "--ranker", "usefulness"]).map((
+          a,
+        ) => a === server.baseUrl ? bad.baseUrl : a),
       );
       assert.equal(judged.code, 0, judged.out);
       const jrows = await read(`${dir}/judged.jsonl`);

@@ -131,6 +131,8 @@ Deno.test("sweep() turns a failing agent call into an error row, not a wrong ans
   const rows = await sweep({
     stage: "management",
     policies: ["UM"],
+    // A model agent ranks with llm:self by default; this test is about the agent call only.
+    base: { ranker: "usefulness" },
     instances: instances.slice(0, 2),
     dataset: "synthetic",
     agents: [failing],

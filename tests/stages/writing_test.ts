@@ -126,3 +126,46 @@ Deno.test("writeTraceRecord() joins admitted units in rank order with their prov
   assert.equal(record.provenance.verified, units.some((u) => u.verified));
   assert.equal(record.role, "helpful");
 });
+
+Deno.test("usefulnessRanker is blind to role, channel, trust, verification, asserts and scaffolding", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 0, max: 1e6 }),
+      fc.integer({ min: 0, max: 1e6 }),
+      async (n, seedA, seedB) => {
+        const a = syntheticInstance({
+          id: "i",
+          seed: seedA,
+          helpfulUnits: n,
+          riskUnits: 1,
+          bank: 1,
+        });
+        const b = syntheticInstance({
+          id: "i",
+          seed: seedB,
+          helpfulUnits: n,
+          riskUnits: 1,
+          bank: 1,
+        });
+        // Same texts, other flags (drawn from another seed), other kind, stamped and tagged.
+        const texts = a.helpful.units.map((u) => u.text);
+        const other = {
+          ...b.helpful,
+          kind: "risk" as const,
+          units: b.helpful.units.map((u, i) => ({
+            ...u,
+            id: a.helpful.units[i].id,
+            text: `[${1 + (i % 28)} May 2023] Speaker${i % 3 === 0 ? "" : " Two"}: ${texts[i]}`,
+            asserts: i % 2 === 0 ? "omega 99" : null,
+          })),
+        };
+        assert.deepEqual(
+          await usefulnessRanker.rank(a.helpful, { seed: 0 }),
+          await usefulnessRanker.rank(other, { seed: 0 }),
+        );
+      },
+    ),
+    { ...FC, numRuns: 50 },
+  );
+});

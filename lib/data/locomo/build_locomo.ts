@@ -10,9 +10,10 @@ import {
   _similarAnswers,
   _whWord,
 } from "../_sources.ts";
+import { type BankTurn, confirms } from "../bank_record.ts";
 import { buildInstances, type BuiltDataset } from "../build_instances.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
-import { LocomoFile } from "./locomo_schema.ts";
+import { LocomoFile, type LocomoTurn } from "./locomo_schema.ts";
 
 /** LoCoMo categories 1-4 as named by the official evaluation code (5 = adversarial, skipped). */
 export const LOCOMO_CATEGORIES: Record<number, string> = {
@@ -29,6 +30,33 @@ function _join(dataDir: string, path: string): string {
   return dataDir.replace(/\/+$/, "") + "/" + path;
 }
 
+/**
+ * The background turns of one LoCoMo dialog turn: the message itself (user channel, trusted;
+ * verified when it answers a question of the previous turn with a "yes") and, when the speaker
+ * shared a photo, the image captioner's description of it (tool channel, untrusted: a model's
+ * reading of an outside image, about the speaker).
+ */
+export function locomoBankTurns(turn: LocomoTurn, previous: LocomoTurn | undefined): BankTurn[] {
+  const out: BankTurn[] = [{
+    speaker: turn.speaker,
+    channel: "user",
+    text: turn.text,
+    trusted: true,
+    verified: confirms({ previous: previous?.text, reply: turn.text }),
+  }];
+  if (typeof turn.blip_caption === "string" && turn.blip_caption.trim() !== "") {
+    out.push({
+      speaker: "Image caption",
+      channel: "tool",
+      text: `${turn.blip_caption.trim()} (photo shared by ${turn.speaker})`,
+      trusted: false,
+      verified: false,
+      subject: turn.speaker,
+    });
+  }
+  return out;
+}
+
 /** Parse LoCoMo into question sources and the background pool. */
 function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandidate[] } {
   const sources: QuestionSource[] = [];
@@ -43,7 +71,7 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
     )
       .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
     for (const key of sessionKeys) {
-      const raw = conv[key] as { speaker: string; dia_id: string; text: string }[];
+      const raw = conv[key] as LocomoTurn[];
       const dateRaw = conv[`${key}_date_time`];
       const date = typeof dateRaw === "string" ? _sessionDate(dateRaw) : "an unknown date";
       const session = `${sample.sample_id}:${key}`;
@@ -57,13 +85,12 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
       }));
       list.forEach((t, index) => turns.set(raw[index].dia_id.trim(), { ...t, index, list }));
       texts.push(...raw.map((t) => t.text));
+      const bank = raw.map((t, i) => locomoBankTurns(t, raw[i - 1]));
       for (let w = 0; w * BANK_WINDOW < raw.length; w++) {
-        const window = raw.slice(w * BANK_WINDOW, (w + 1) * BANK_WINDOW);
         pool.push({
           id: `bg:locomo:${session}:w${w}`,
           session,
-          text: window.map((t) => `${t.speaker}: ${t.text}`).join(" "),
-          channels: ["user"],
+          turns: bank.slice(w * BANK_WINDOW, (w + 1) * BANK_WINDOW).flat(),
         });
       }
     }
@@ -90,6 +117,9 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
           !evidenceOrders.has(t.order) && all.findIndex((u) => u.order === t.order) === i
         );
       const wh = _whWord(qa.question);
+      // Numbers are keyed by the person the question is about.
+      const subject = speakers.find((p) => new RegExp(`\\b${p}\\b`).test(qa.question)) ??
+        people.find((p) => new RegExp(`\\b${p}\\b`).test(qa.question)) ?? "user";
       sources.push({
         id: `locomo:${sample.sample_id}:q${q}`,
         category: LOCOMO_CATEGORIES[qa.category],
@@ -109,6 +139,7 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
         entities,
         people,
         outdated: [],
+        subject: subject.toLowerCase(),
       });
     });
   }
@@ -138,13 +169,15 @@ export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset
     sources,
     strata: Object.values(LOCOMO_CATEGORIES),
     pool,
-    count: 100,
+    count: options.count ?? 100,
     seed: options.seed,
     bankSize: options.bankSize,
     traceLoad: options.traceLoad,
     intro: (s) => {
-      const speakers = [...new Set(s.evidence.map((t) => t.speaker))].join(" and ");
-      return `Here are some messages from my conversations with friends (${speakers}); please keep track of the details.`;
+      const speakers = [...new Set([...s.evidence, ...s.context].map((t) => t.speaker))];
+      return speakers.length === 1
+        ? `Here is part of a chat with ${speakers[0]} that I wanted to share.`
+        : `Here is part of a chat between ${speakers.join(" and ")} that I wanted to share.`;
     },
   });
 }

@@ -1,12 +1,15 @@
 /** zod schema of the official LoCoMo file `locomo10.json` (unknown extra keys are kept). */
 import { z } from "zod";
 
-/** One dialog turn. */
+/** One dialog turn; a turn that shares a photo carries the image captioner's `blip_caption`. */
 export const LocomoTurn = z.looseObject({
   speaker: z.string(),
   dia_id: z.string(),
   text: z.string(),
+  blip_caption: z.string().optional(),
 });
+/** One dialog turn. */
+export type LocomoTurn = z.infer<typeof LocomoTurn>;
 
 /** One QA item; category 5 (adversarial) items carry `adversarial_answer` instead of `answer`. */
 export const LocomoQa = z.looseObject({

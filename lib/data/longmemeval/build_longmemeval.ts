@@ -14,7 +14,9 @@ import {
 } from "../_sources.ts";
 import { _clip } from "../_text.ts";
 import { answerKindOf } from "../answer_kind.ts";
+import { type BankTurn, confirms } from "../bank_record.ts";
 import { buildInstances, type BuiltDataset } from "../build_instances.ts";
+import { singularNoun } from "../stated_numbers.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
 import { LongMemEvalFile } from "./longmemeval_schema.ts";
 
@@ -52,6 +54,35 @@ function _splitAccepted(raw: string | number): [string | number, string[]] {
 
 type _Item = LongMemEvalFile[number];
 
+/** Content brought in from outside the chat: a web address, markup or a code block. */
+const _TOOL_LIKE = /https?:\/\/|\bwww\.|```|<\/?[a-z][a-z0-9]*(?:\s[^>]*)?>/i;
+
+/**
+ * The background turns of a user turn and the assistant's reply. A turn carrying content from
+ * outside the chat (`_TOOL_LIKE`: a pasted web page, links, code) is tool content, untrusted; a
+ * user turn that answers the assistant's question with a "yes" is verified.
+ */
+export function longMemEvalBankTurns(
+  turn: string,
+  reply: string,
+  previousAssistant: string | undefined,
+): BankTurn[] {
+  const make = (role: "user" | "assistant", text: string, verified: boolean): BankTurn => {
+    const tool = _TOOL_LIKE.test(text);
+    return {
+      speaker: role === "user" ? "User" : "Assistant",
+      channel: tool ? "tool" : role,
+      text,
+      trusted: !tool,
+      verified,
+      subject: role,
+    };
+  };
+  const out = [make("user", turn, confirms({ previous: previousAssistant, reply: turn }))];
+  if (reply !== "") out.push(make("assistant", reply, false));
+  return out;
+}
+
 function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandidate[]): void {
   for (const item of items) {
     item.haystack_sessions.forEach((turns, s) => {
@@ -61,18 +92,34 @@ function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandida
       for (let t = 0; t < turns.length; t++) {
         if (turns[t].role !== "user") continue;
         const reply = turns[t + 1]?.role === "assistant" ? turns[t + 1].content : "";
-        const text = `User: ${_clip(turns[t].content, 300)}` +
-          (reply === "" ? "" : ` Assistant: ${_clip(reply, 200)}`);
+        const previous = turns[t - 1]?.role === "assistant" ? turns[t - 1].content : undefined;
         pool.push({
           id: `bg:longmemeval:${sid}:t${t}`,
           session: sid,
-          text,
-          channels: reply === "" ? ["user"] : ["user", "assistant"],
+          turns: longMemEvalBankTurns(
+            _clip(turns[t].content, 300),
+            reply === "" ? "" : _clip(reply, 200),
+            previous,
+          ),
         });
       }
     });
   }
 }
+
+const _WORD_VALUES: Readonly<Record<string, number>> = {
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
 
 function _numbersIn(text: string): string[] {
   return normalizeTokens(text).filter((t) => /^\d+(?:\.\d+)?$/.test(t));
@@ -106,16 +153,32 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
     [...near].filter((i) => i >= 0 && i < s.turns.length && !hits.includes(i)).sort((a, b) => a - b)
       .forEach((i) => context.push(toTurn(s, i)));
   }
+  // Knowledge updates: an older value is a target only when it measures the same quantity:
+  // followed by the answer's own unit ("40 minutes" for "25 minutes"), or for a bare count by
+  // the noun the question counts ("2 bikes" for "How many bikes ...? 3"), so miles ridden never
+  // stand in for bikes owned.
   const outdated: string[] = [];
-  if (update && answerKindOf({ answer }) === "number") {
+  const subject = item.question_type === "single-session-assistant" ? "assistant" : "user";
+  const number =
+    /\d[\d,]*(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i
+      .exec(answer);
+  const unit = number === null
+    ? null
+    : /^\s*([a-z]+)/i.exec(answer.slice(number.index + number[0].length))?.[1] ??
+      /\bhow many\s+(?:[a-z-]+\s+){0,2}?([a-z-]+s)\b/i.exec(item.question)?.[1] ?? null;
+  if (update && answerKindOf({ answer }) === "number" && number !== null && unit !== null) {
     const current = _numbersIn(answer)[0];
-    const number =
-      /\d[\d,]*(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i
-        .exec(answer);
+    const words = Object.keys(_WORD_VALUES).join("|");
+    const same = new RegExp(
+      `\\b(\\d[\\d,]*(?:\\.\\d+)?|${words})\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`,
+      "gi",
+    );
     for (const s of sessions.slice(0, -1)) {
       for (const t of s.turns.filter((t) => t.has_answer)) {
-        for (const value of _numbersIn(t.content)) {
-          if (value === current || number === null) continue;
+        for (const m of t.content.matchAll(same)) {
+          const raw = m[1].toLowerCase();
+          const value = raw in _WORD_VALUES ? String(_WORD_VALUES[raw]) : raw.replaceAll(",", "");
+          if (value === current) continue;
           const candidate = answer.slice(0, number.index) + value +
             answer.slice(number.index + number[0].length);
           if (!outdated.includes(candidate) && !matchesAnswer(candidate, answer)) {
@@ -141,6 +204,7 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
     ),
     outdated: outdated.slice(0, 3),
     alsoAccepted,
+    subject,
   };
 }
 
@@ -185,6 +249,9 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
     const source = _source(item, answer, alsoAccepted);
     if (source === null) return [];
     const wh = _whWord(item.question);
+    // What the assistant recommended in one user's chat (a deli near the Vatican, a website) is
+    // no stand-in for what it recommended in another's: no answer swaps across those.
+    if (item.question_type === "single-session-assistant") return [source];
     source.sameKindAnswers = _similarAnswers(
       item.question,
       eligible.filter((e) =>
@@ -199,10 +266,11 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
     sources,
     strata: LONGMEMEVAL_TYPES,
     pool,
-    count: 100,
+    count: options.count ?? 100,
     seed: options.seed,
     bankSize: options.bankSize,
     traceLoad: options.traceLoad,
-    intro: () => "Please keep what I tell you in this chat in mind for later.",
+    // The evidence is the user's own chat with the assistant: it needs no opening.
+    intro: () => null,
   });
 }

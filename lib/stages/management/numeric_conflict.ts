@@ -28,7 +28,10 @@ export function hasNumericConflict(
  * ```ts
  * import assert from "node:assert/strict";
  * import { numericConflict } from "./numeric_conflict.ts";
- * assert.equal(numericConflict.id, "NC");
+ * const record = (id: string, value: number, writtenAt: number) => ({ id, text: id, role: "helpful" as const, sourceUnitIds: [], asserts: null,
+ *   numbers: [{ key: "ann:dog", value }], provenance: { session: "s", channels: ["user" as const], trusted: true, verified: false, writtenAt } });
+ * const { quarantined } = numericConflict.apply({ records: [record("bank", 2, 0), record("helpful", 2, 1), record("risk", 5, 2)] });
+ * assert.deepEqual(quarantined.map((r) => r.id), ["risk"]);
  * ```
  */
 export const numericConflict = quarantineWhere({

@@ -10,7 +10,10 @@ import { quarantineWhere } from "./policy.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { provenanceQuarantine } from "./provenance_quarantine.ts";
- * assert.equal(provenanceQuarantine.id, "PQ");
+ * const record = (id: string, trusted: boolean) => ({ id, text: id, role: "background" as const, sourceUnitIds: [], numbers: [], asserts: null,
+ *   provenance: { session: "s", channels: [trusted ? "user" as const : "tool" as const], trusted, verified: false, writtenAt: 0 } });
+ * const { quarantined } = provenanceQuarantine.apply({ records: [record("user", true), record("web page", false)] });
+ * assert.deepEqual(quarantined.map((r) => r.id), ["web page"]);
  * ```
  */
 export const provenanceQuarantine = quarantineWhere({

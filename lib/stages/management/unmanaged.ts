@@ -8,7 +8,9 @@ import { quarantineWhere } from "./policy.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { unmanaged } from "./unmanaged.ts";
- * assert.equal(unmanaged.id, "UM");
+ * const record = { id: "r", text: "Rex is 4.", role: "risk" as const, sourceUnitIds: [], numbers: [], asserts: "4",
+ *   provenance: { session: "s", channels: ["tool" as const], trusted: false, verified: false, writtenAt: 2 } };
+ * assert.deepEqual(unmanaged.apply({ records: [record] }), { kept: [record], quarantined: [] });
  * ```
  */
 export const unmanaged = quarantineWhere({
