@@ -25,6 +25,10 @@ export * from "./text/normalize.ts";
 export * from "./text/matches.ts";
 export * from "./text/reasoning.ts";
 
+// Files written whole (temporary name, then rename) and paths checked before work
+export * from "./io/atomic_write.ts";
+export * from "./io/path_problem.ts";
+
 // Randomness
 export * from "./random/prng.ts";
 export * from "./random/derive_seed.ts";
@@ -103,6 +107,7 @@ export * from "./run/sweep_resources.ts";
 export * from "./run/sweep.ts";
 export * from "./run/progress.ts";
 export * from "./run/quick_summary.ts";
+export * from "./run/error_summary.ts";
 export * from "./run/jupyter_progress.ts";
 export * from "./run/model_setup.ts";
 export * from "./run/rows_file.ts";

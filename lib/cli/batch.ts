@@ -2,21 +2,31 @@
  * `deno task batch export|import`: run a sweep's model requests through the OpenAI Batch API.
  * Export writes the requests the response cache cannot answer; import caches the results.
  */
-import { parseArgs } from "node:util";
 import { modelSetup } from "../run/model_setup.ts";
 import { BatchRecorder } from "../run/batch/batch_recorder.ts";
+import { parseBatchOutput } from "../run/batch/batch_output_line.ts";
 import { importBatchResults } from "../run/batch/import_batch_results.ts";
 import { BATCH_PHASES } from "../run/batch/request_phase.ts";
 import { writeBatchRequests } from "../run/batch/write_batch_requests.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import { sweep } from "../run/sweep.ts";
-import { CliError, runCli } from "./cli_error.ts";
-import { parseSweepArgs } from "./sweep_args.ts";
+import {
+  CliError,
+  type CommandGroup,
+  defineCommand,
+  opt,
+  type Parsed,
+  runGroup,
+} from "./command.ts";
+import {
+  checkSweepPlan,
+  MODEL_OPTIONS,
+  SWEEP_OPTIONS,
+  sweepArgsFromValues,
+  sweepCommand,
+} from "./sweep_args.ts";
 import { sweepOptionsFromArgs } from "./sweep_options.ts";
 import { sweepMain } from "./sweep.ts";
-
-const USAGE = "usage: deno task batch export <sweep options> --batch-out FILE | " +
-  "import --batch-in FILE [--batch-in FILE...] [--cache PATH] [--then-sweep <sweep options>]";
 
 // Export never sends a request, so it never needs a key: every key variable reads as this.
 const _NO_KEYS = new Proxy({}, { get: () => "batch-export-needs-no-key" }) as Record<
@@ -24,23 +34,46 @@ const _NO_KEYS = new Proxy({}, { get: () => "batch-export-needs-no-key" }) as Re
   string
 >;
 
-function _take(argv: string[], name: string): string[] {
-  const found: string[] = [];
-  for (let i = argv.indexOf(name); i !== -1; i = argv.indexOf(name)) {
-    if (i + 1 >= argv.length || argv[i + 1].startsWith("--")) {
-      throw new CliError(`${name}: expected a file path`);
-    }
-    found.push(argv[i + 1]);
-    argv.splice(i, 2);
-  }
-  return found;
-}
+/** `deno task batch export`. */
+export const exportCommand = defineCommand({
+  name: "batch export",
+  summary: "write the model requests of a sweep that the response cache cannot answer, as " +
+    "Batch API input lines",
+  description: "Takes exactly the options of deno task sweep (same plan, same run id); sends " +
+    "nothing and reads no API key. Requests come in phases (ranking, writing, agent, judge), " +
+    "each depending on the answers of the one before: run export, submit, import, and export " +
+    "again until it says the sweep is complete.",
+  options: {
+    ...SWEEP_OPTIONS,
+    "batch-out": opt.string({
+      description: "Batch API input file (JSONL); with several models one file per model " +
+        "beside it (FILE.MODEL.jsonl). Written to a temporary name and renamed.",
+      example: "requests.jsonl",
+      required: true,
+      path: { use: "output-file" },
+    }),
+    out: opt.string({
+      description: "Accepted and ignored, so a sweep command line can be reused as it is.",
+      example: "rows.jsonl",
+      defaultText: "none",
+    }),
+    quiet: opt.flag({ description: "Accepted and ignored (export shows no progress bar)." }),
+  },
+  examples: [
+    "deno task batch export --stage writing --model gpt-5.4 --batch-out requests.jsonl",
+  ],
+  check: (v, { given }) => checkSweepPlan(v, given),
+});
 
-async function _export(argv: string[]): Promise<void> {
-  const out = _take(argv, "--batch-out");
-  if (out.length !== 1) throw new CliError("--batch-out: required once (path of the JSONL file)");
-  // Same options as `deno task sweep`; --out is accepted (and ignored) so a command can be reused.
-  const args = parseSweepArgs(argv.includes("--out") ? argv : [...argv, "--out", "(batch)"]);
+async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promise<void> {
+  const v = parsed.values;
+  const args = sweepArgsFromValues(v, parsed.given, {
+    out: v.out ?? "(batch)",
+    quiet: true,
+    resume: false,
+    retryErrors: false,
+    allowErrors: true,
+  });
   const recorder = new BatchRecorder();
   const models = modelSetup({
     cachePath: args.cache,
@@ -67,7 +100,7 @@ async function _export(argv: string[]): Promise<void> {
   const counts = BATCH_PHASES.map((p) => [p, requests.filter((r) => r.phase === p).length] as const)
     .filter(([, n]) => n > 0);
   const phases = counts.map(([p, n]) => `${p} ${n}`).join(", ");
-  const files = await writeBatchRequests({ path: out[0], requests });
+  const files = await writeBatchRequests({ path: v.batchOut, requests });
   console.log(`Phase ${counts[0][0]}: ${requests.length} requests (${phases}).`);
   for (const f of files) console.log(`${f.count} requests for ${f.model} -> ${f.path}`);
   console.log(
@@ -78,39 +111,78 @@ async function _export(argv: string[]): Promise<void> {
   );
 }
 
-async function _import(argv: string[]): Promise<void> {
-  const inputs = _take(argv, "--batch-in");
-  if (inputs.length === 0) throw new CliError("--batch-in: required (a Batch API output file)");
-  const then = argv.indexOf("--then-sweep");
-  const sweepArgv = then === -1 ? undefined : [...argv.slice(0, then), ...argv.slice(then + 1)];
-  let cachePath: string;
+/** `deno task batch import`. */
+export const importCommand = defineCommand({
+  name: "batch import",
+  summary: "store the successful completions of Batch API output files in the response cache",
+  description: "Every file is read and validated before the cache is touched: a malformed line " +
+    "stops with its line number and field, and nothing is cached. A line with an error or a " +
+    "non-200 status is reported and skipped; the next export asks for it again.",
+  options: {
+    "batch-in": opt.repeated({
+      description: "A Batch API output file (JSONL).",
+      example: "output.jsonl",
+      required: true,
+      path: { use: "input-file", nonEmpty: true },
+    }),
+    cache: { ...MODEL_OPTIONS.cache, path: { use: "database" } },
+  },
+  rest: {
+    name: "then-sweep",
+    placeholder: "SWEEP-OPTIONS...",
+    description: "Then run deno task sweep with every argument after it (its --cache, or this " +
+      "--cache, is the one imported into).",
+    example: "--stage writing --model gpt-5.4 --out rows.jsonl",
+  },
+  examples: [
+    "deno task batch import --batch-in output.jsonl",
+    "deno task batch import --batch-in output.jsonl --then-sweep --stage writing --model gpt-5.4 " +
+    "--out rows.jsonl",
+  ],
+});
+
+async function _import(parsed: Parsed<typeof importCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  let sweepArgv = parsed.rest;
+  let cachePath = v.cache;
   if (sweepArgv) {
-    cachePath = parseSweepArgs(sweepArgv).cache;
-  } else {
-    try {
-      const { values } = parseArgs({
-        args: argv,
-        options: { cache: { type: "string" } },
-        strict: true,
-        allowPositionals: false,
-      });
-      cachePath = values.cache ?? ".memgauge/cache.sqlite";
-    } catch (e) {
-      throw new CliError(`${(e as Error).message} (sweep options need --then-sweep)`);
+    // The sweep's options are checked, paths included, before anything is imported.
+    const sweepParsed = sweepCommand.parse({ argv: sweepArgv });
+    if (sweepParsed === "help") {
+      console.log(sweepCommand.help());
+      return 0;
     }
+    if (
+      sweepParsed.given("cache") && parsed.given("cache") && sweepParsed.values.cache !== v.cache
+    ) {
+      throw new CliError(
+        `--cache: ${JSON.stringify(v.cache)} before --then-sweep and ${
+          JSON.stringify(sweepParsed.values.cache)
+        } after it; the sweep must read the cache that is imported into`,
+      );
+    }
+    if (!sweepParsed.given("cache")) sweepArgv = [...sweepArgv, "--cache", v.cache];
+    cachePath = sweepParsed.given("cache") ? sweepParsed.values.cache : v.cache;
+    sweepCommand.checkPaths(sweepParsed);
   }
   // Read and validate every file before the cache is touched.
-  const texts = await Promise.all(inputs.map((path) => Deno.readTextFile(path)));
+  const texts = await Promise.all(v.batchIn.map((path) => Deno.readTextFile(path)));
+  for (const [i, text] of texts.entries()) {
+    let lines;
+    try {
+      lines = parseBatchOutput({ text });
+    } catch (e) {
+      throw new CliError(`--batch-in ${v.batchIn[i]}: ${(e as Error).message}`);
+    }
+    if (lines.length === 0) {
+      throw new CliError(`--batch-in ${v.batchIn[i]}: holds no batch output lines`);
+    }
+  }
   const cache = new ResponseCache({ path: cachePath });
   try {
     for (const [i, text] of texts.entries()) {
-      let result;
-      try {
-        result = importBatchResults({ text, cache });
-      } catch (e) {
-        throw new TypeError(`${inputs[i]}: ${(e as Error).message}`);
-      }
-      console.log(`${inputs[i]}: ${result.stored} responses cached in ${cachePath}.`);
+      const result = importBatchResults({ text, cache });
+      console.log(`${v.batchIn[i]}: ${result.stored} responses cached in ${cachePath}.`);
       for (const s of result.skipped.slice(0, 20)) {
         console.log(`  skipped line ${s.line} (${s.customId.slice(0, 12)}): ${s.reason}`);
       }
@@ -124,15 +196,17 @@ async function _import(argv: string[]): Promise<void> {
   } finally {
     cache.close();
   }
-  if (sweepArgv) await sweepMain(sweepArgv);
+  return sweepArgv ? await sweepMain(sweepArgv) : 0;
 }
 
-/** Run the batch CLI with the given arguments. */
-export async function batchMain(argv: readonly string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (command === "export") return await _export(rest);
-  if (command === "import") return await _import(rest);
-  throw new CliError(`expected export or import, got ${JSON.stringify(command ?? "")}; ${USAGE}`);
-}
+/** The `deno task batch` group. */
+export const batchGroup: CommandGroup = {
+  name: "batch",
+  summary: "run a sweep's model requests through the OpenAI Batch API",
+  commands: {
+    export: { command: exportCommand as never, main: _export as never },
+    import: { command: importCommand as never, main: _import as never },
+  },
+};
 
-if (import.meta.main) await runCli("batch", () => batchMain(Deno.args));
+if (import.meta.main) await runGroup(batchGroup);

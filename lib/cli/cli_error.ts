@@ -1,27 +1,20 @@
-/** A user-facing CLI error: printed as one line, exit code 2, no stack trace. */
-import { MissingDataFileError } from "../data/missing_data_file_error.ts";
+/**
+ * The older entry point for CLIs not yet declared through `command.ts` (only `systems.ts`):
+ * the same one-line error and exit codes as every declared command.
+ */
+import { reportError } from "./command.ts";
 
-/** Thrown for bad command-line input or bad input files; the message names the culprit. */
-export class CliError extends Error {
-  override name = "CliError";
-}
+export { CliError } from "./command.ts";
 
 /**
- * Run a CLI main function: a CliError, a RangeError/TypeError from validation or a missing data
- * file prints one line `memgauge NAME: message` and exits 2; anything else is a bug and keeps
- * its stack.
+ * Run a CLI main function: bad input (a CliError, a RangeError/TypeError from validation, a
+ * missing data file) prints one line `memgauge NAME: message` and exits 2; any other error
+ * prints one line and exits 1 (`MEMGAUGE_DEBUG=1` adds the stack trace).
  */
 export async function runCli(name: string, main: () => Promise<void>): Promise<void> {
   try {
     await main();
-  } catch (e) {
-    if (
-      e instanceof CliError || e instanceof RangeError || e instanceof TypeError ||
-      e instanceof MissingDataFileError
-    ) {
-      console.error(`memgauge ${name}: ${e.message.split("\n")[0]}`);
-      Deno.exit(2);
-    }
-    throw e;
+  } catch (error) {
+    Deno.exit(reportError({ name, error }));
   }
 }

@@ -1,5 +1,5 @@
 /** `deno task data`: fetch the benchmark files, or with `--stats` summarize the built instances. */
-import { parseArgs } from "node:util";
+import { z } from "zod";
 import { buildLocomo } from "../data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../data/longmemeval/build_longmemeval.ts";
 import { DATA_FILES } from "../data/data_files.ts";
@@ -7,48 +7,121 @@ import { dataDir as defaultDataDir } from "../data/data_dir.ts";
 import { datasetStats } from "../data/dataset_stats.ts";
 import { ensureDataFile } from "../data/download.ts";
 import { formatRankerAudit, rankerAudit } from "../data/ranker_audit.ts";
+import { pathProblem } from "../io/path_problem.ts";
+import { OperatingPoint } from "../model/operating_point.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
-import { CliError, runCli } from "./cli_error.ts";
+import { CliError, defineCommand, EXIT, opt, type Parsed, runCommand } from "./command.ts";
+import { checkModelIds, MODEL_OPTIONS } from "./sweep_args.ts";
 
-const USAGE =
-  `usage: deno task data [--stats] [--dataset locomo|longmemeval] [--seed N] [--bank-size N]
-                      [--trace-load X] [--data-dir DIR] [--with-s]
-                      [--ranker usefulness|random|chronological|llm:MODEL] [--base-url URL] [--cache PATH]
-  without --stats: download missing files into the data directory (MEMGAUGE_DATA, default data/raw/)
-  --with-s: also download the optional longmemeval_s.json (264 MB; background distractors)
-  --stats: build the instances (seed 0, as sweeps) and print counts and bank composition per dataset
-  --ranker: with --stats, also audit where the ranker puts the first unit stating y* and y_adv
-            (an LLM ranker answers from the response cache --cache, else asks --base-url)`;
+const _BUILDERS = { locomo: buildLocomo, longmemeval: buildLongMemEval };
 
-async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      stats: { type: "boolean", default: false },
-      dataset: { type: "string", multiple: true },
-      seed: { type: "string", default: "0" },
-      "bank-size": { type: "string", default: "100" },
-      "trace-load": { type: "string", default: "1" },
-      "data-dir": { type: "string" },
-      "with-s": { type: "boolean", default: false },
-      ranker: { type: "string" },
-      "base-url": { type: "string" },
-      cache: { type: "string", default: ".memgauge/cache.sqlite" },
-      help: { type: "boolean", default: false },
+const _STATS_ONLY = ["dataset", "seed", "bank-size", "trace-load"] as const;
+
+const _AuditRanker = z.string().refine(
+  (id) => id in OFFLINE_RANKERS || (/^llm:.+/.test(id) && id !== "llm:self"),
+  `expected ${Object.keys(OFFLINE_RANKERS).join("|")}|llm:MODEL (llm:self is an agent's own ` +
+    "model and the audit has no agent)",
+);
+
+/** `deno task data`. */
+export const dataCommand = defineCommand({
+  name: "data",
+  summary: "download the benchmark files (LoCoMo, LongMemEval), or with --stats build the " +
+    "instances and print counts and bank composition per dataset",
+  description: "Without --stats: download every missing required file into the data directory " +
+    "and check its SHA-256. With --stats (seed 0, as sweeps) and --ranker: also audit where the " +
+    "ranker puts the first unit stating y* and y_adv (an LLM ranker answers from the response " +
+    "cache --cache, else asks --base-url). Licenses: LoCoMo CC BY-NC 4.0 (non-commercial); " +
+    "LongMemEval MIT.",
+  options: {
+    stats: opt.flag({
+      description: "Build the instances and print counts instead of downloading.",
+    }),
+    dataset: opt.repeated({
+      description: "With --stats: a dataset to build.",
+      placeholder: Object.keys(_BUILDERS).join("|"),
+      example: "locomo",
+      defaultText: Object.keys(_BUILDERS).join(","),
+      schema: z.enum(Object.keys(_BUILDERS) as [string, ...string[]], {
+        error: `expected one of ${Object.keys(_BUILDERS).join("|")}`,
+      }),
+    }),
+    seed: opt.integer({
+      description: "With --stats: builder seed (0, as sweeps).",
+      example: "2",
+      default: 0,
+      schema: z.number().int().min(0),
+    }),
+    "bank-size": opt.integer({
+      description: "With --stats: background records per instance, in [50, 500].",
+      example: "300",
+      default: 100,
+      schema: OperatingPoint.shape.bankSize.min(50).max(500),
+      field: "OperatingPoint.bankSize",
+    }),
+    "trace-load": opt.number({
+      description: "With --stats: trace load (x source units).",
+      example: "1.25",
+      default: 1,
+      schema: OperatingPoint.shape.traceLoad,
+      field: "OperatingPoint.traceLoad",
+    }),
+    "data-dir": opt.string({
+      description: "Data directory (created when downloading).",
+      placeholder: "DIR",
+      example: "/data/memgauge",
+      defaultText: "$MEMGAUGE_DATA, else data/raw/",
+    }),
+    "with-s": opt.flag({
+      description: "Without --stats: also download the optional longmemeval_s.json (264 MB; " +
+        "background distractors).",
+    }),
+    ranker: opt.string({
+      description: "With --stats: audit this writing-stage ranker (implies --stats).",
+      placeholder: `${Object.keys(OFFLINE_RANKERS).join("|")}|llm:MODEL`,
+      example: "random",
+      defaultText: "none (no audit)",
+      schema: _AuditRanker,
+    }),
+    "base-url": {
+      ...MODEL_OPTIONS["base-url"],
+      description: "With an llm: --ranker: " + MODEL_OPTIONS["base-url"].description,
     },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
+    cache: MODEL_OPTIONS.cache,
+  },
+  examples: [
+    "deno task data",
+    "deno task data --stats --dataset locomo --bank-size 300",
+    "deno task data --stats --dataset locomo --ranker llm:gpt-5.4-mini",
+  ],
+  check(v, { given }) {
+    const building = v.stats || v.ranker !== undefined;
+    for (const name of _STATS_ONLY) {
+      if (!building && given(name)) throw new CliError(`--${name}: applies only with --stats`);
+    }
+    if (building && v.withS) throw new CliError("--with-s: applies only without --stats");
+    const llm = v.ranker?.startsWith("llm:") ?? false;
+    for (const name of ["base-url", "cache"] as const) {
+      if (!llm && given(name)) throw new CliError(`--${name}: applies only with an llm: --ranker`);
+    }
+    checkModelIds({ ranker: v.ranker === undefined ? [] : [v.ranker] }, v.baseUrl);
+  },
+});
+
+async function _main(parsed: Parsed<typeof dataCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  const dir = v.dataDir ?? defaultDataDir();
+  const problem = pathProblem({ path: dir, use: v.stats ? "input-dir" : "output-dir" });
+  // A missing directory under --stats is a missing data file: its error says how to get it.
+  if (problem && !(v.stats && /does not exist/.test(problem))) {
+    throw new CliError(`--data-dir: ${problem}`);
   }
-  const dir = values["data-dir"] ?? defaultDataDir();
-  const audit = values.ranker === undefined ? undefined : _auditRanker(values);
-  if (!values.stats && audit === undefined) {
+  if (!v.stats && v.ranker === undefined) {
     let failed = 0;
     for (const file of Object.values(DATA_FILES)) {
       // The S split is 264 MB and only adds background distractors: fetch it on request.
-      if (!file.required && !values["with-s"]) continue;
+      if (!file.required && !v.withS) continue;
       const result = await ensureDataFile({ file, dataDir: dir });
       const label = file.required ? "" : " (optional)";
       console.log(
@@ -58,85 +131,70 @@ async function main(args: string[]): Promise<number> {
       if (result.status === "failed" && file.required) failed++;
     }
     console.log("Licenses: LoCoMo CC BY-NC 4.0 (non-commercial); LongMemEval MIT.");
-    return failed === 0 ? 0 : 1;
+    return failed === 0 ? EXIT.ok : EXIT.failed;
   }
-  const seed = Number(values.seed);
-  const bankSize = Number(values["bank-size"]);
-  const traceLoad = Number(values["trace-load"]);
-  if (!Number.isInteger(seed)) throw new TypeError(`--seed must be an integer, got ${values.seed}`);
-  if (!Number.isInteger(bankSize) || bankSize < 50 || bankSize > 500) {
-    throw new RangeError(`--bank-size must be an integer in [50, 500], got ${values["bank-size"]}`);
+  const { seed, bankSize, traceLoad } = v;
+  const names = v.dataset.length > 0 ? v.dataset : Object.keys(_BUILDERS);
+  const audit = v.ranker === undefined ? undefined : _auditRanker(v.ranker, v.baseUrl, v.cache);
+  try {
+    for (const name of names) await _stats({ name, seed, bankSize, traceLoad, dir, audit });
+  } finally {
+    audit?.close();
   }
-  if (!(traceLoad > 0)) {
-    throw new RangeError(`--trace-load must be positive, got ${values["trace-load"]}`);
+  return EXIT.ok;
+}
+
+async function _stats(options: {
+  name: string;
+  seed: number;
+  bankSize: number;
+  traceLoad: number;
+  dir: string;
+  audit?: ReturnType<typeof _auditRanker>;
+}): Promise<void> {
+  const { name, seed, bankSize, traceLoad, dir, audit } = options;
+  const start = performance.now();
+  const built = await _BUILDERS[name as keyof typeof _BUILDERS]({
+    seed,
+    bankSize,
+    traceLoad,
+    dataDir: dir,
+  });
+  const ms = Math.round(performance.now() - start);
+  const s = datasetStats({ built });
+  const units = (u: { min: number; mean: number; max: number }) =>
+    `${u.min}-${u.max} (mean ${u.mean})`;
+  console.log(
+    `== ${name} (seed ${seed}, bank ${bankSize}, trace load ${traceLoad}; built in ${ms} ms)`,
+  );
+  console.log(`instances:        ${s.instances}`);
+  console.log(`categories:       ${JSON.stringify(s.categories)}`);
+  console.log(`answer kinds:     ${JSON.stringify(s.answerKinds)}`);
+  console.log(`target kinds:     ${JSON.stringify(s.targetKinds)}`);
+  console.log(`units helpful:    ${units(s.unitsHelpful)}`);
+  console.log(`units MINJA:      ${units(s.unitsMinja)}`);
+  console.log(
+    `units Sleeper:    ${units(s.unitsSleeper)}  styles ${JSON.stringify(s.sleeperStyles)}`,
+  );
+  console.log(`bank size:        ${units(s.bankSize)}`);
+  const b = s.bank;
+  console.log(
+    `bank records:     ${b.records}; channels user ${b.channels.user}, assistant ${b.channels.assistant}, ` +
+      `tool ${b.channels.tool}; trusted ${b.trusted}, verified ${b.verified}, stating numbers ${b.statingNumbers}`,
+  );
+  console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
+  if (audit !== undefined) {
+    const rows = await rankerAudit({ instances: built.instances, ranker: audit.ranker, seed });
+    console.log(formatRankerAudit({ ranker: audit.ranker.id, rows }));
   }
-  const builders = { locomo: buildLocomo, longmemeval: buildLongMemEval };
-  const names = values.dataset ?? Object.keys(builders);
-  for (const name of names) {
-    if (!(name in builders)) {
-      throw new TypeError(`--dataset must be locomo or longmemeval, got ${name}`);
-    }
-    const start = performance.now();
-    const built = await builders[name as keyof typeof builders]({
-      seed,
-      bankSize,
-      traceLoad,
-      dataDir: dir,
-    });
-    const ms = Math.round(performance.now() - start);
-    const s = datasetStats({ built });
-    const units = (u: { min: number; mean: number; max: number }) =>
-      `${u.min}-${u.max} (mean ${u.mean})`;
-    console.log(
-      `== ${name} (seed ${seed}, bank ${bankSize}, trace load ${traceLoad}; built in ${ms} ms)`,
-    );
-    console.log(`instances:        ${s.instances}`);
-    console.log(`categories:       ${JSON.stringify(s.categories)}`);
-    console.log(`answer kinds:     ${JSON.stringify(s.answerKinds)}`);
-    console.log(`target kinds:     ${JSON.stringify(s.targetKinds)}`);
-    console.log(`units helpful:    ${units(s.unitsHelpful)}`);
-    console.log(`units MINJA:      ${units(s.unitsMinja)}`);
-    console.log(
-      `units Sleeper:    ${units(s.unitsSleeper)}  styles ${JSON.stringify(s.sleeperStyles)}`,
-    );
-    console.log(`bank size:        ${units(s.bankSize)}`);
-    const b = s.bank;
-    console.log(
-      `bank records:     ${b.records}; channels user ${b.channels.user}, assistant ${b.channels.assistant}, ` +
-        `tool ${b.channels.tool}; trusted ${b.trusted}, verified ${b.verified}, stating numbers ${b.statingNumbers}`,
-    );
-    console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
-    if (audit !== undefined) {
-      const rows = await rankerAudit({ instances: built.instances, ranker: audit.ranker, seed });
-      console.log(formatRankerAudit({ ranker: audit.ranker.id, rows }));
-    }
-  }
-  audit?.close();
-  return 0;
 }
 
 /** The ranker `--ranker` names: an offline one, or `llm:MODEL` over the response cache. */
-function _auditRanker(values: { ranker?: string; "base-url"?: string; cache: string }) {
-  const id = values.ranker!;
-  if (id === "llm:self") {
-    throw new CliError(
-      `--ranker: llm:self is an agent's own model and the audit has no agent; got "llm:self", pass llm:MODEL`,
-    );
-  }
+function _auditRanker(id: string, baseUrl: string | undefined, cache: string) {
   const offline = OFFLINE_RANKERS[id];
   if (offline) return { ranker: offline, close: () => {} };
-  if (!/^llm:.+/.test(id)) {
-    throw new CliError(
-      `--ranker: expected usefulness|random|chronological|llm:MODEL, got ${JSON.stringify(id)}`,
-    );
-  }
-  const models = modelSetup({ cachePath: values.cache, baseUrl: values["base-url"] });
+  const models = modelSetup({ cachePath: cache, baseUrl });
   return { ranker: models.rankerFactory(id, undefined)!, close: () => models.close() };
 }
 
-if (import.meta.main) {
-  await runCli("data", async () => {
-    const code = await main(Deno.args);
-    if (code !== 0) Deno.exit(code);
-  });
-}
+if (import.meta.main) await runCommand(dataCommand, _main);

@@ -1,8 +1,27 @@
 /**
- * `deno task notebooks`: execute every notebook headless through Jupyter with the Deno kernel
- * (installing the kernelspec when absent); exits non-zero on the first cell error.
+ * `deno task notebooks`: execute the notebooks headless through Jupyter with the Deno kernel
+ * (installing the kernelspec when absent). A cell error exits 1; sweeps that ended with error
+ * rows (each kernel reports them through MEMGAUGE_ERROR_REPORT) exit 3.
  */
-import { runCli } from "./cli_error.ts";
+import { resolve } from "node:path";
+import { ERROR_REPORT_ENV, type ErrorSummary } from "../run/error_summary.ts";
+import {
+  CliError,
+  commandLine,
+  defineCommand,
+  EXIT,
+  opt,
+  type Parsed,
+  runCommand,
+} from "./command.ts";
+import { z } from "zod";
+import { AgentSpec, MODEL_OPTIONS, offlineOrModel } from "./sweep_args.ts";
+import { errorRowsExit } from "./command.ts";
+
+// Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
+const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
+
+const _DIR = new URL("../../notebooks/", import.meta.url).pathname;
 
 async function _run(cmd: string, args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(cmd, { args, env, stdout: "piped", stderr: "piped" })
@@ -23,7 +42,98 @@ export async function jupyterAvailable(): Promise<boolean> {
   }
 }
 
-async function main(): Promise<void> {
+/** The notebooks shipped, by file name, sorted. */
+export function notebookNames(): string[] {
+  return [...Deno.readDirSync(_DIR)].map((e) => e.name).filter((n) => n.endsWith(".ipynb"))
+    .sort();
+}
+
+/** `deno task notebooks`. */
+export const notebooksCommand = defineCommand({
+  name: "notebooks",
+  summary: "execute the notebooks headless through Jupyter (Deno kernel)",
+  description: "Each option is passed to the notebooks through its environment variable, which " +
+    "can also be set directly. Outputs go to a temporary directory, printed at the end; the " +
+    "committed notebooks stay without outputs.",
+  positionals: {
+    name: "NAME",
+    description: `Run only the notebooks whose file name contains NAME (${
+      notebookNames().map((n) => n.replace(/\.ipynb$/, "")).join(", ")
+    }); every NAME must match one.`,
+    example: "02_management",
+  },
+  options: {
+    n: opt.integer({
+      description: "Instances per experiment (a small n keeps a run short).",
+      example: "28",
+      default: 8,
+      env: "MEMGAUGE_N",
+      schema: z.number().int().min(1),
+    }),
+    agent: opt.string({
+      description: "Agent of the notebooks: reference (the offline simulator), " +
+        "reference:PERSONA or llm:MODEL.",
+      example: "llm:gpt-5.4-mini",
+      defaultText: "reference",
+      env: "MEMGAUGE_AGENT",
+      schema: AgentSpec,
+    }),
+    dataset: opt.string({
+      description: "demo, locomo, longmemeval, or an instance file FILE.json.",
+      placeholder: "NAME|FILE.json",
+      example: "locomo",
+      defaultText: "demo",
+      env: "MEMGAUGE_DATASET",
+    }),
+    judge: opt.string({
+      description: MODEL_OPTIONS.judge.description,
+      placeholder: MODEL_OPTIONS.judge.placeholder,
+      example: "llm:gpt-5.4-mini",
+      defaultText: "deterministic",
+      env: "MEMGAUGE_JUDGE",
+      schema: offlineOrModel("deterministic"),
+    }),
+    "base-url": { ...MODEL_OPTIONS["base-url"], env: "MEMGAUGE_BASE_URL" },
+    cache: opt.string({
+      description: "SQLite response cache of the notebooks' model calls.",
+      example: "runs/cache.sqlite",
+      defaultText: ".memgauge/cache.sqlite",
+      env: "MEMGAUGE_CACHE",
+      path: { use: "database" },
+    }),
+    "retry-errors": opt.flag({
+      description: "Rerun after a run that ended with error rows: answers already in the " +
+        "response cache are reused, so only the calls that failed are sent again (failed calls " +
+        "are never cached; a plain rerun does the same).",
+    }),
+    "allow-errors": opt.flag({
+      description: "Exit 0 even when notebooks end with error rows (default: exit 3).",
+    }),
+  },
+  examples: [
+    "deno task notebooks",
+    "deno task notebooks 02_management --n 28",
+    "deno task notebooks 02_ 06_ --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini",
+  ],
+  check(_v, { positionals }) {
+    const names = notebookNames();
+    for (const p of positionals) {
+      if (p.trim() === "") {
+        throw new CliError("notebook name: empty (see deno task notebooks --help)");
+      }
+      if (!names.some((n) => n.includes(p))) {
+        throw new CliError(
+          `notebook name ${JSON.stringify(p)}: matches none of ${
+            names.map((n) => n.replace(/\.ipynb$/, "")).join(", ")
+          }`,
+        );
+      }
+    }
+  },
+});
+
+async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
   if (!await jupyterAvailable()) {
     throw new Error(
       "jupyter nbconvert not found: apt-get install -y jupyter-nbconvert python3-nbclient python3-ipykernel",
@@ -44,16 +154,27 @@ async function main(): Promise<void> {
     const install = await _run(Deno.execPath(), ["jupyter", "--install"]);
     if (!install.ok) throw new Error(`deno jupyter --install failed: ${install.stderr}`);
   }
-  const dir = new URL("../../notebooks/", import.meta.url).pathname;
-  const only = Deno.args;
-  const names = [...Deno.readDirSync(dir)].map((e) => e.name)
-    .filter((n) => n.endsWith(".ipynb") && (only.length === 0 || only.some((o) => n.includes(o))))
-    .sort();
+  const only = parsed.positionals;
+  const names = notebookNames().filter((n) => only.length === 0 || only.some((o) => n.includes(o)));
   const outDir = await Deno.makeTempDir({ prefix: "memgauge-notebooks-" });
-  const env = { MEMGAUGE_N: Deno.env.get("MEMGAUGE_N") ?? "8" };
+  // Kernels run in the notebooks' folder: paths given here are made absolute first.
+  const env: Record<string, string> = {
+    MEMGAUGE_N: String(v.n),
+    ...(v.agent !== undefined && { MEMGAUGE_AGENT: v.agent }),
+    ...(v.dataset !== undefined && {
+      MEMGAUGE_DATASET: v.dataset.endsWith(".json") ? resolve(v.dataset) : v.dataset,
+    }),
+    ...(v.judge !== undefined && { MEMGAUGE_JUDGE: v.judge }),
+    ...(v.baseUrl !== undefined && { MEMGAUGE_BASE_URL: v.baseUrl }),
+    ...(v.cache !== undefined && { MEMGAUGE_CACHE: resolve(v.cache) }),
+  };
   let failed = 0;
+  const withErrors: string[] = [];
+  const total: ErrorSummary = { rows: 0, errors: 0, kinds: [] };
+  const kinds = new Map<string, number>();
   for (const name of names) {
     const started = performance.now();
+    const report = `${outDir}/${name}.errors.jsonl`;
     const result = await _run("jupyter", [
       "nbconvert",
       "--to",
@@ -63,19 +184,61 @@ async function main(): Promise<void> {
       "--ExecutePreprocessor.timeout=600",
       "--output-dir",
       outDir,
-      `${dir}${name}`,
-    ], env);
+      `${_DIR}${name}`,
+    ], { ...env, [ERROR_REPORT_ENV]: report });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (result.ok) console.log(`ok     ${name} (${seconds} s)`);
+    const summaries = _readReport(report);
+    const errors = summaries.reduce((n, s) => n + s.errors, 0);
+    for (const s of summaries) {
+      total.rows += s.rows;
+      total.errors += s.errors;
+      for (const [k, c] of s.kinds) kinds.set(k, (kinds.get(k) ?? 0) + c);
+    }
+    if (errors > 0) withErrors.push(name.replace(/\.ipynb$/, ""));
+    const rows = summaries.reduce((n, s) => n + s.rows, 0);
+    const note = errors > 0 ? `, ${errors} of ${rows} rows are error rows` : "";
+    if (result.ok) console.log(`ok     ${name} (${seconds} s${note})`);
     else {
       failed++;
       console.log(
-        `FAILED ${name} (${seconds} s)\n${result.stderr.split("\n").slice(-40).join("\n")}`,
+        `FAILED ${name} (${seconds} s${note})\n${result.stderr.split("\n").slice(-40).join("\n")}`,
       );
     }
   }
-  if (failed > 0) throw new Error(`${failed} of ${names.length} notebooks failed`);
-  console.log(`All ${names.length} notebooks ran without a cell error (outputs in ${outDir}).`);
+  total.kinds = [...kinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (failed > 0) {
+    console.error(
+      `memgauge notebooks: ${failed} of ${names.length} notebooks failed with a cell error ` +
+        `(outputs in ${outDir})`,
+    );
+    return EXIT.failed;
+  }
+  console.log(
+    `All ${names.length} notebooks ran without a cell error (outputs in ${outDir}).`,
+  );
+  const options = parsed.argv.filter((a) => !parsed.positionals.includes(a));
+  return errorRowsExit({
+    name: "notebooks",
+    summary: total,
+    retry: commandLine({
+      name: "notebooks",
+      argv: options,
+      drop: ["retry-errors", "allow-errors"],
+      add: ["--retry-errors", ...withErrors],
+    }),
+    retryLabel: _RETRY_LABEL,
+    allowErrors: v.allowErrors,
+  });
 }
 
-if (import.meta.main) await runCli("notebooks", main);
+function _readReport(path: string): ErrorSummary[] {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch {
+    return []; // no sweep in this notebook reported
+  }
+  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
+if (import.meta.main) await runCommand(notebooksCommand, _main);

@@ -1,11 +1,91 @@
 /** CLI: trial rows (JSONL) to a summary table (CSV or Parquet) with paired bootstrap intervals. */
-import { parseArgs } from "node:util";
+import { z } from "zod";
 import type pl from "nodejs-polars";
+import { withAtomicPath } from "../io/atomic_write.ts";
 import { _firstLineKeys } from "../stats/read_rows.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
+import { CliError, defineCommand, execute, opt, type Parsed, runCommand } from "./command.ts";
 
-const USAGE = "usage: deno task summarize --in rows.jsonl --out summary.csv|summary.parquet " +
-  "[--by col,...] [--resamples N] [--ci percentile|bca] [--seed N] [--level 0.95]";
+/** `deno task summarize`. */
+export const summarizeCommand = defineCommand({
+  name: "summarize",
+  summary: "trial rows (JSONL) to a summary table (CSV or Parquet) with paired bootstrap " +
+    "intervals",
+  options: {
+    in: opt.string({
+      description: "Rows file written by deno task sweep or systems.",
+      example: "rows.jsonl",
+      required: true,
+      path: { use: "input-file", nonEmpty: true },
+    }),
+    out: opt.string({
+      description: "Summary table; the format follows the extension. Written to a temporary " +
+        "name and renamed.",
+      placeholder: "FILE.csv|FILE.parquet",
+      example: "summary.csv",
+      required: true,
+      schema: z.string().regex(/\.(csv|parquet)$/, "expected a path ending in .csv or .parquet"),
+      path: { use: "output-file" },
+    }),
+    by: opt.list("string", {
+      description: "Grouping columns (each must be a column of the rows).",
+      example: "agent,thetaW",
+      defaultText: "agent, dataset, attack and the operating-point columns the rows have",
+    }),
+    resamples: opt.integer({
+      description: "Bootstrap resamples.",
+      example: "2000",
+      default: 10000,
+      schema: z.number().int().min(1),
+    }),
+    ci: opt.choice(["percentile", "bca"], {
+      description: "Bootstrap interval method.",
+      example: "bca",
+      default: "percentile",
+    }),
+    seed: opt.integer({
+      description: "Bootstrap seed: the same seed gives the same intervals.",
+      example: "1",
+      default: 0,
+    }),
+    level: opt.number({
+      description: "Interval level, in (0, 1).",
+      example: "0.9",
+      default: 0.95,
+      schema: z.number().gt(0).lt(1),
+    }),
+  },
+  examples: [
+    "deno task summarize --in rows.jsonl --out summary.csv",
+    "deno task summarize --in rows.jsonl --out summary.parquet --by agent,attack,thetaW --ci bca",
+  ],
+});
+
+function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  const by = v.by;
+  const columns = _firstLineKeys(v.in);
+  for (const c of by ?? []) {
+    if (!columns.has(c)) {
+      throw new CliError(`--by: column ${JSON.stringify(c)} does not exist in ${v.in}`);
+    }
+  }
+  const summary = summarizeFile(v.in, {
+    by,
+    resamples: v.resamples,
+    ci: v.ci,
+    seed: v.seed,
+    level: v.level,
+  });
+  return withAtomicPath({ path: v.out }, (tmp) => {
+    if (v.out.endsWith(".csv")) summary.writeCSV(tmp);
+    else summary.writeParquet(tmp);
+  }).then(() => {
+    console.log(_table(summary));
+    console.log(`wrote ${summary.height} rows to ${v.out}`);
+    return 0;
+  });
+}
 
 /**
  * Run the CLI on `args`; returns the exit code. Bad input gives one line on stderr naming what
@@ -15,68 +95,11 @@ const USAGE = "usage: deno task summarize --in rows.jsonl --out summary.csv|summ
  * ```ts
  * import assert from "node:assert/strict";
  * import { main } from "./summarize.ts";
- * assert.equal(main(["--in", "rows.jsonl"]), 2); // --out missing
+ * assert.equal(await main(["--in", "rows.jsonl"]), 2); // --out missing
  * ```
  */
-export function main(args: string[]): number {
-  try {
-    const { values } = parseArgs({
-      args,
-      options: {
-        in: { type: "string" },
-        out: { type: "string" },
-        by: { type: "string" },
-        resamples: { type: "string", default: "10000" },
-        ci: { type: "string", default: "percentile" },
-        seed: { type: "string", default: "0" },
-        level: { type: "string", default: "0.95" },
-      },
-      strict: true,
-    });
-    if (!values.in) throw new TypeError(`--in is required; ${USAGE}`);
-    if (!values.out) throw new TypeError(`--out is required; ${USAGE}`);
-    const format = values.out.endsWith(".csv")
-      ? "csv"
-      : values.out.endsWith(".parquet")
-      ? "parquet"
-      : null;
-    if (!format) {
-      throw new TypeError(`--out must end in .csv or .parquet, got ${values.out}`);
-    }
-    const resamples = _int("--resamples", values.resamples!);
-    if (resamples < 1) throw new RangeError(`--resamples must be at least 1, got ${resamples}`);
-    const seed = _int("--seed", values.seed!);
-    const ci = values.ci;
-    if (ci !== "percentile" && ci !== "bca") {
-      throw new RangeError(`--ci must be percentile or bca, got ${ci}`);
-    }
-    const level = Number(values.level);
-    if (!(level > 0 && level < 1)) {
-      throw new RangeError(`--level must be in (0, 1), got ${values.level}`);
-    }
-    const by = values.by?.split(",").map((c) => c.trim()).filter((c) => c !== "");
-    const columns = _firstLineKeys(values.in);
-    for (const c of by ?? []) {
-      if (!columns.has(c)) {
-        throw new RangeError(`--by column "${c}" does not exist in ${values.in}`);
-      }
-    }
-    const summary = summarizeFile(values.in, { by, resamples, ci, seed, level });
-    if (format === "csv") summary.writeCSV(values.out);
-    else summary.writeParquet(values.out);
-    console.log(_table(summary));
-    console.log(`wrote ${summary.height} rows to ${values.out}`);
-    return 0;
-  } catch (e) {
-    console.error(`summarize: ${(e as Error).message.split("\n")[0]}`);
-    return 2;
-  }
-}
-
-function _int(flag: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n)) throw new TypeError(`${flag} must be an integer, got ${text}`);
-  return n;
+export function main(args: string[]): Promise<number> {
+  return execute({ command: summarizeCommand, argv: args, main: _summarize });
 }
 
 /** Plain-text table: grouping columns that vary, pairs, errors, each metric as "est [lo, hi]". */
@@ -110,4 +133,4 @@ function _table(s: pl.DataFrame): string {
     .join("\n");
 }
 
-if (import.meta.main) Deno.exit(main(Deno.args));
+if (import.meta.main) await runCommand(summarizeCommand, _summarize);

@@ -1,22 +1,51 @@
 /** `deno task sweep`: run one stage sweep, write one JSON row per trial, print a summary. */
 import type { TrialRow } from "../model/trial_row.ts";
+import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { formatQuickSummary, quickSummary } from "../run/quick_summary.ts";
 import { silentProgress, terminalProgress } from "../run/progress.ts";
 import { trialKey } from "../run/run_pair.ts";
 import { readRowsFile } from "../run/rows_file.ts";
 import { sweep } from "../run/sweep.ts";
-import { CliError, runCli } from "./cli_error.ts";
-import { parseSweepArgs } from "./sweep_args.ts";
+import {
+  CliError,
+  commandLine,
+  errorRowsExit,
+  execute,
+  modelCallsLine,
+  type Parsed,
+  runCommand,
+} from "./command.ts";
+import { type SweepArgs, sweepArgsFromValues, sweepCommand } from "./sweep_args.ts";
 import { sweepOptionsFromArgs } from "./sweep_options.ts";
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
-/** Run the sweep CLI with the given arguments. */
-export async function sweepMain(argv: readonly string[]): Promise<void> {
-  const args = parseSweepArgs(argv);
-  if (args.resume && args.retryErrors) {
-    throw new CliError("--resume and --retry-errors: pick one");
+/** Run the sweep CLI with the given arguments; returns the exit code (errors are printed). */
+export async function sweepMain(argv: readonly string[]): Promise<number> {
+  return await execute({ command: sweepCommand, argv, main: _main });
+}
+
+async function _main(parsed: Parsed<typeof sweepCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  const args = sweepArgsFromValues(v, parsed.given, {
+    out: v.out,
+    quiet: v.quiet,
+    resume: v.resume,
+    retryErrors: v.retryErrors,
+    allowErrors: v.allowErrors,
+  });
+  let finished: TrialRow[] = [];
+  if (args.retryErrors) {
+    if (!await _exists(args.out)) {
+      throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(args.out)}`);
+    }
+    finished = (await readRowsFile({ path: args.out })).rows;
+    if (finished.length === 0) {
+      throw new CliError(
+        `--retry-errors: ${JSON.stringify(args.out)} holds no complete trial rows of a sweep`,
+      );
+    }
   }
   const models = modelSetup({
     cachePath: args.cache,
@@ -27,17 +56,30 @@ export async function sweepMain(argv: readonly string[]): Promise<void> {
     judge: args.judge,
     writer: args.writer,
   });
+  let rows: TrialRow[];
   try {
-    await _run(args, models);
+    rows = await _run(args, models, finished);
   } finally {
     models.close();
   }
+  return errorRowsExit({
+    name: "sweep",
+    summary: errorSummary({ rows }),
+    retry: commandLine({
+      name: "sweep",
+      argv: parsed.argv,
+      drop: ["resume", "retry-errors", "allow-errors"],
+      add: ["--retry-errors"],
+    }),
+    allowErrors: args.allowErrors,
+  });
 }
 
 async function _run(
-  args: ReturnType<typeof parseSweepArgs>,
+  args: SweepArgs,
   models: ReturnType<typeof modelSetup>,
-): Promise<void> {
+  finished: TrialRow[],
+): Promise<TrialRow[]> {
   const planned = await sweepOptionsFromArgs({ args, models });
   const agents = planned.agents;
   const tmp = `${args.out}.partial`;
@@ -52,23 +94,23 @@ async function _run(
     await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
   } else if (args.resume && await _exists(args.out)) {
     console.log(`${args.out} is complete; nothing to resume.`);
-    return;
+    return (await readRowsFile({ path: args.out })).rows;
   } else if (args.retryErrors) {
-    if (!await _exists(args.out)) {
-      throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(args.out)}`);
-    }
-    previous = (await readRowsFile({ path: args.out })).rows;
+    previous = finished;
     const failed = new Set(previous.filter((r) => r.error !== null).map(trialKey));
     select = (key) => failed.has(key);
   }
   const encoder = new TextEncoder();
   const retrying = args.retryErrors;
-  const file = await Deno.open(tmp, {
-    write: true,
-    create: true,
-    truncate: !args.resume,
-    append: args.resume,
-  });
+  // Opened at the first rows, so a run that fails before any row leaves no file behind.
+  let file: Deno.FsFile | undefined;
+  const open = async () =>
+    file ??= await Deno.open(tmp, {
+      write: true,
+      create: true,
+      truncate: !args.resume,
+      append: args.resume,
+    });
   const fresh: TrialRow[] = [];
   try {
     await sweep({
@@ -78,14 +120,17 @@ async function _run(
         fresh.push(...rows);
         // Retry-errors merges at the end; otherwise rows are appended as pairs finish.
         if (!retrying) {
-          await file.write(encoder.encode(rows.map((r) => JSON.stringify(r) + "\n").join("")));
+          await (await open()).write(
+            encoder.encode(rows.map((r) => JSON.stringify(r) + "\n").join("")),
+          );
         }
       },
       progress: args.quiet ? silentProgress : terminalProgress({ label: `sweep ${args.stage}` }),
     });
+    await open();
   } finally {
     // On a crash the rows written so far stay in the .partial file: --resume picks them up.
-    file.close();
+    file?.close();
   }
   let rows = [...previous, ...fresh];
   if (retrying) {
@@ -104,14 +149,11 @@ async function _run(
       "Agent: offline reference agent (a simulator for teaching and smoke runs, not a real model).",
     );
   }
-  const stats = models.stats();
-  if (stats.requests + stats.cacheHits > 0) {
-    console.log(
-      `Model calls: ${stats.requests} requests, ${stats.cacheHits} cache hits, ${stats.retries} retries, ${stats.errors} failed.`,
-    );
-  }
+  const line = modelCallsLine(models.stats());
+  if (line) console.log(line);
   console.log(formatQuickSummary(quickSummary(rows)));
   console.log(`${rows.length} rows -> ${args.out}`);
+  return rows;
 }
 
-if (import.meta.main) await runCli("sweep", () => sweepMain(Deno.args));
+if (import.meta.main) await runCommand(sweepCommand, _main);

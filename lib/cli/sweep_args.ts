@@ -1,8 +1,392 @@
-/** Parse and validate `deno task sweep` arguments; every error names the option and the value. */
-import { parseArgs } from "node:util";
+/**
+ * The `deno task sweep` declaration: every option once, with its type, default, description and
+ * example, validated by the library's own schemas (`OperatingPoint`, `Attack`). `batch export`
+ * and `reproduce` reuse its option groups.
+ */
+import { z } from "zod";
+import { PERSONAS } from "../agents/personas.ts";
 import { Attack } from "../model/instance.ts";
-import { Stage } from "../model/operating_point.ts";
-import { CliError } from "./cli_error.ts";
+import {
+  OFFLINE_RANKER,
+  OperatingPoint,
+  PAPER_DEFAULTS,
+  PolicyId,
+  Stage,
+} from "../model/operating_point.ts";
+import { TrialRow } from "../model/trial_row.ts";
+import { MODEL_CATALOG } from "../models/model_catalog.ts";
+import { DEFAULT_GRID, DEFAULT_POLICIES } from "../run/operating_points.ts";
+import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
+import { defaultRanker } from "../run/sweep.ts";
+import { BUILTIN_POLICIES } from "../stages/management/policies.ts";
+import { CliError, defineCommand, opt, type Values } from "./command.ts";
+
+const _point = OperatingPoint.shape;
+
+/** `deterministic` or `llm:MODEL` (and the like): the offline id, or a model. */
+export function offlineOrModel(offline: string): z.ZodType<string> {
+  return z.string().regex(
+    new RegExp(`^(${offline}|llm:.+)$`),
+    `expected ${offline} or llm:MODEL`,
+  );
+}
+
+/** One `--agent` spec: `reference`, `reference:PERSONA` or `llm:MODEL`. */
+export const AgentSpec: z.ZodType<string> = z.string().refine(
+  (s) => s === "reference" || /^llm:.+/.test(s) || s.slice("reference:".length) in PERSONAS,
+  `expected reference, reference:PERSONA (${Object.keys(PERSONAS).join("|")}) or llm:MODEL`,
+);
+
+const _Policy = PolicyId.refine(
+  (id) => id in BUILTIN_POLICIES,
+  `expected one of ${Object.keys(BUILTIN_POLICIES).join("|")}`,
+);
+
+const _Ranker = _point.ranker.refine(
+  (id) => id in OFFLINE_RANKERS || /^llm:.+/.test(id),
+  `expected ${Object.keys(OFFLINE_RANKERS).join("|")}, llm:self or llm:MODEL`,
+);
+
+const _usesModel = (v: Record<string, unknown>) =>
+  [v.judge, v.writer, v.ranker, ...(v.agent as string[] ?? [])]
+    .some((s) => typeof s === "string" && s.startsWith("llm:")) || v.model !== undefined;
+
+/** The options that reach a model endpoint: shared by sweep, batch export and reproduce. */
+export const MODEL_OPTIONS = {
+  "base-url": opt.string({
+    description: "OpenAI-compatible endpoint for every model; then any model name is accepted, " +
+      "keyed by OPENAI_API_KEY.",
+    placeholder: "URL",
+    example: "http://localhost:8000/v1",
+    defaultText: "each data/models.json entry's URL",
+    schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+  }),
+  judge: opt.string({
+    description: "Who grades answers: the deterministic matcher, or the agentevals " +
+      "trajectory LLM-as-judge over MODEL (rows get judgeModel, judgePromptHash).",
+    placeholder: "deterministic|llm:MODEL",
+    example: "llm:gpt-5.4-mini",
+    default: "deterministic",
+    schema: offlineOrModel("deterministic"),
+  }),
+  cache: opt.string({
+    description: "SQLite response cache: an identical rerun makes zero requests. Checked " +
+      "(a SQLite file, writable) only when a model is used.",
+    example: "runs/cache.sqlite",
+    default: ".memgauge/cache.sqlite",
+    path: { use: "database", when: _usesModel },
+  }),
+  concurrency: opt.integer({
+    description: "Model requests (and pairs) in flight at once.",
+    example: "16",
+    default: 8,
+    schema: z.number().int().min(1),
+  }),
+  "max-retries": opt.integer({
+    description: "Retries per call with jittered exponential back-off (0: none); a call that " +
+      "still fails becomes an error row.",
+    example: "2",
+    default: 4,
+    schema: z.number().int().min(0),
+  }),
+  timeout: opt.integer({
+    description: "Per-request timeout in milliseconds.",
+    placeholder: "MS",
+    example: "120000",
+    default: 60000,
+    // setTimeout cannot wait longer than a signed 32-bit number of milliseconds.
+    schema: z.number().int().min(1).max(2 ** 31 - 1),
+  }),
+} as const;
+
+/** The options of a sweep plan: what `sweep` and `batch export` both read. */
+export const SWEEP_OPTIONS = {
+  stage: opt.choice(Stage.options, {
+    description: "The stage to vary; the other two sit at the paper's defaults.",
+    example: "writing",
+    required: true,
+    field: "OperatingPoint.stage",
+  }),
+  grid: opt.list("number", {
+    description: "Values of theta_w (writing) or theta_r (retrieval), each in [0, 1]. Not with " +
+      "--stage management or --theta-r-risk.",
+    example: "0,0.5,1",
+    defaultText: DEFAULT_GRID.join(","),
+    schema: _point.thetaW,
+    field: "OperatingPoint.thetaW/thetaR",
+  }),
+  policies: opt.list("string", {
+    description: "Management policies to compare (--stage management only): UM unmanaged, PQ " +
+      "provenance quarantine, NC numeric conflict, SC strict conflict.",
+    example: "UM,PQ",
+    defaultText: DEFAULT_POLICIES.join(","),
+    schema: _Policy,
+    field: "OperatingPoint.policy",
+  }),
+  "theta-r-risk": opt.list("number", {
+    description: "Asymmetric exposure (--stage retrieval only): theta_r- takes each value while " +
+      "theta_r+ stays at --theta-r.",
+    example: "0.2,0.4",
+    defaultText: "none (symmetric)",
+    schema: _point.thetaRRisk,
+    field: "OperatingPoint.thetaRRisk",
+  }),
+  "theta-w": opt.number({
+    description: "Writing coverage theta_w when writing is not the varied stage.",
+    example: "0.8",
+    default: PAPER_DEFAULTS.thetaW,
+    schema: _point.thetaW,
+    field: "OperatingPoint.thetaW",
+  }),
+  policy: opt.string({
+    description: "Management policy when management is not the varied stage.",
+    example: "PQ",
+    default: PAPER_DEFAULTS.policy,
+    schema: _Policy,
+    field: "OperatingPoint.policy",
+  }),
+  "theta-r": opt.number({
+    description: "Retrieval exposure theta_r when retrieval is not the varied stage (theta_r+ " +
+      "with --theta-r-risk).",
+    example: "0.6",
+    default: PAPER_DEFAULTS.thetaR,
+    schema: _point.thetaR,
+    field: "OperatingPoint.thetaR",
+  }),
+  k: opt.integer({
+    description: "Retrieval budget K: records in the agent's context; at most --bank-size.",
+    example: "3",
+    default: PAPER_DEFAULTS.k,
+    schema: _point.k,
+    field: "OperatingPoint.k",
+  }),
+  "bank-size": opt.integer({
+    description: "Background records per memory |B|; every instance must hold that many.",
+    example: "50",
+    default: PAPER_DEFAULTS.bankSize,
+    schema: _point.bankSize,
+    field: "OperatingPoint.bankSize",
+  }),
+  fill: opt.choice(_point.fill.options, {
+    description: "How the context is filled after the exposed records: random or by similarity " +
+      "to the query.",
+    example: "similarity",
+    default: PAPER_DEFAULTS.fill,
+    field: "OperatingPoint.fill",
+  }),
+  ranker: opt.string({
+    description: "Writing-stage ranker: an offline ranker, llm:self (each agent's own model, the " +
+      "paper's) or llm:MODEL. A sweep that mixes the offline agent and model agents must name it.",
+    placeholder: `${Object.keys(OFFLINE_RANKERS).join("|")}|llm:self|llm:MODEL`,
+    example: "random",
+    defaultText:
+      `${PAPER_DEFAULTS.ranker} for llm: agents, ${OFFLINE_RANKER} for the offline agent`,
+    schema: _Ranker,
+    field: "OperatingPoint.ranker",
+  }),
+  "trace-load": opt.number({
+    description: "Trace load (x source units); the benchmark builders make 0.75, 1 and 1.25, " +
+      "the demo set only 1.",
+    example: "1.25",
+    default: PAPER_DEFAULTS.traceLoad,
+    schema: _point.traceLoad,
+    field: "OperatingPoint.traceLoad",
+  }),
+  dataset: opt.string({
+    description: "demo, locomo, longmemeval (built from MEMGAUGE_DATA), or an instance file " +
+      "FILE.json.",
+    placeholder: "NAME|FILE.json",
+    example: "locomo",
+    default: "demo",
+  }),
+  attack: opt.list("string", {
+    description: "Attacks to run.",
+    example: "minja",
+    default: [...Attack.options],
+    schema: Attack,
+    field: "TrialRow.attack",
+  }),
+  agent: opt.list("string", {
+    description: "Agents: reference (every offline persona; a simulator, not a real model), " +
+      "reference:PERSONA, or llm:MODEL (the LangGraph agent over a real model).",
+    example: "llm:gpt-5.4,llm:gemini-2.5-flash",
+    default: ["reference"],
+    schema: AgentSpec,
+  }),
+  model: opt.string({
+    description: "Shorthand for --agent llm:MODEL (not with --agent).",
+    placeholder: "MODEL",
+    example: "gpt-5.4",
+    defaultText: "none",
+  }),
+  writer: opt.string({
+    description: "Writer: verbatim, or an LLM writer (one write per unit per model, shared by " +
+      "all coverage levels).",
+    placeholder: "verbatim|llm:MODEL",
+    example: "llm:gpt-5.4-mini",
+    default: "verbatim",
+    schema: offlineOrModel("verbatim"),
+  }),
+  seed: opt.integer({
+    description: "Run seed: the same seed gives byte-identical rows (except latencyMs).",
+    example: "1",
+    default: 0,
+    schema: TrialRow.shape.seed.min(0),
+    field: "TrialRow.seed",
+  }),
+  limit: opt.integer({
+    description: "Use only the first N instances.",
+    example: "10",
+    defaultText: "all",
+    schema: z.number().int().min(1),
+  }),
+  trials: opt.integer({
+    description: "Independent repeats per pair (trial column), each with its own cache slot.",
+    example: "3",
+    default: 1,
+    schema: z.number().int().min(1),
+  }),
+  ...MODEL_OPTIONS,
+} as const;
+
+/** Every option of `deno task sweep`. */
+export const SWEEP_CLI_OPTIONS = {
+  ...SWEEP_OPTIONS,
+  out: opt.string({
+    description: "Rows file (JSONL, one row per trial). Rows stream to OUT.partial, renamed to " +
+      "OUT at the end.",
+    example: "rows.jsonl",
+    required: true,
+    path: { use: "output-file" },
+  }),
+  resume: opt.flag({
+    description: "Complete an interrupted run from OUT.partial: no duplicated, no missing trial.",
+  }),
+  "retry-errors": opt.flag({
+    description: "Rerun only the pair trials of OUT that have an error row, in place.",
+  }),
+  "allow-errors": opt.flag({
+    description: "Exit 0 even when rows end with errors (default: exit 3 and print the " +
+      "--retry-errors command).",
+  }),
+  quiet: opt.flag({ description: "No progress bar." }),
+} as const;
+
+/**
+ * Without `--base-url`, every `llm:ID` must be a catalog id (data/models.json): checked here so
+ * the error names the option that holds it, before any client or cache exists.
+ */
+export function checkModelIds(specs: Record<string, readonly string[]>, baseUrl?: string): void {
+  if (baseUrl !== undefined) return;
+  for (const [option, list] of Object.entries(specs)) {
+    for (const spec of list) {
+      const id = spec.startsWith("llm:") ? spec.slice(4) : null;
+      if (id === null || id === "self" || MODEL_CATALOG.some((m) => m.id === id)) continue;
+      throw new CliError(
+        `--${option}: unknown model ${JSON.stringify(id)} (expected one of ${
+          MODEL_CATALOG.map((m) => m.id).join(", ")
+        }, or pass --base-url for any other endpoint)`,
+      );
+    }
+  }
+}
+
+/** The stage rules every sweep plan obeys (options that do not apply are errors, not ignored). */
+export function checkSweepPlan(
+  v: Values<typeof SWEEP_OPTIONS>,
+  given: (name: keyof typeof SWEEP_OPTIONS) => boolean,
+): void {
+  const fail = (message: string): never => {
+    throw new CliError(message);
+  };
+  const stage = `--stage ${v.stage}`;
+  if (v.stage === "management" && given("grid")) {
+    fail(`--grid: does not apply to ${stage}, which varies --policies`);
+  }
+  if (v.stage !== "management" && given("policies")) {
+    fail(`--policies: applies only to --stage management, not ${stage}`);
+  }
+  if (v.stage !== "retrieval" && given("theta-r-risk")) {
+    fail(`--theta-r-risk: applies only to --stage retrieval, not ${stage}`);
+  }
+  if (given("theta-r-risk") && given("grid")) {
+    fail("--grid: does not apply with --theta-r-risk, which gives the varied theta_r- values");
+  }
+  if (v.stage === "writing" && given("theta-w")) {
+    fail(`--theta-w: does not apply to ${stage}, which varies theta_w over --grid`);
+  }
+  if (v.stage === "management" && given("policy")) {
+    fail(`--policy: does not apply to ${stage}, which varies the policy over --policies`);
+  }
+  if (v.stage === "retrieval" && given("theta-r") && !given("theta-r-risk")) {
+    fail(
+      `--theta-r: does not apply to ${stage}, which varies theta_r over --grid (it fixes ` +
+        "theta_r+ only with --theta-r-risk)",
+    );
+  }
+  if (v.k > v.bankSize) {
+    fail(
+      `--k: ${v.k} is larger than the memory (--bank-size ${v.bankSize} background records); ` +
+        "K counts the records in the agent's context",
+    );
+  }
+  if (given("model") && given("agent")) {
+    fail("--model: is shorthand for --agent llm:MODEL; give --model or --agent, not both");
+  }
+  const agents = v.model !== undefined ? [`llm:${v.model}`] : v.agent;
+  if (v.ranker === undefined) {
+    // The library's default, decided here so a mix is refused before any client or file exists.
+    try {
+      defaultRanker({ agents: agents.map((id) => ({ id, simulated: !id.startsWith("llm:") })) });
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+  }
+  if (v.ranker === "llm:self" && !agents.every((a) => a.startsWith("llm:"))) {
+    fail(
+      `--ranker llm:self: ranks with each agent's own model, but ${
+        agents.filter((a) => !a.startsWith("llm:")).join(",")
+      } is not a model agent`,
+    );
+  }
+  checkModelIds({
+    [given("model") ? "model" : "agent"]: agents,
+    judge: [v.judge],
+    writer: [v.writer],
+    ranker: v.ranker === undefined ? [] : [v.ranker],
+  }, v.baseUrl);
+  if (given("base-url") && !_usesModel({ ...v, agent: agents })) {
+    fail(
+      `--base-url: no model is used (agent ${
+        agents.join(",")
+      }, judge ${v.judge}, writer ${v.writer}, ranker ${
+        v.ranker ?? OFFLINE_RANKER
+      }); add an llm: agent, judge, ` +
+        "writer or ranker",
+    );
+  }
+}
+
+/** The `deno task sweep` command. */
+export const sweepCommand = defineCommand({
+  name: "sweep",
+  summary: "run one stage sweep, one JSON row per trial, and print a summary",
+  description: "One stage varies and the others sit at the paper's defaults (theta_w = 0.6, " +
+    "UM, theta_r = 0.8, K = 5, |B| = 100), which --theta-w, --policy and --theta-r override. " +
+    "The offline reference agent is a simulator for teaching and smoke runs (rows say " +
+    "simulated: true), never a result about real models.",
+  options: SWEEP_CLI_OPTIONS,
+  examples: [
+    "deno task sweep --stage writing --out rows.jsonl",
+    "deno task sweep --stage management --policies UM,PQ --agent reference:careful --out m.jsonl",
+    "deno task sweep --stage retrieval --theta-r-risk 0.2,0.4 --k 3 --out asym.jsonl",
+    "deno task sweep --stage writing --model gpt-5.4 --judge llm:gpt-5.4-mini --out w.jsonl",
+  ],
+  check(v, { given }) {
+    checkSweepPlan(v, given);
+    if (v.resume && v.retryErrors) throw new CliError("--resume and --retry-errors: pick one");
+  },
+});
 
 /** A validated sweep configuration. */
 export interface SweepArgs {
@@ -37,6 +421,7 @@ export interface SweepArgs {
   timeoutMs: number;
   resume: boolean;
   retryErrors: boolean;
+  allowErrors: boolean;
   /** `deterministic` or `llm:MODEL`. */
   judge: string;
   /** `verbatim` or `llm:MODEL`. */
@@ -45,85 +430,45 @@ export interface SweepArgs {
   cache: string;
 }
 
-const OPTIONS = {
-  stage: { type: "string" },
-  grid: { type: "string" },
-  policies: { type: "string" },
-  "theta-r-risk": { type: "string" },
-  "theta-w": { type: "string" },
-  policy: { type: "string" },
-  "theta-r": { type: "string" },
-  k: { type: "string" },
-  "bank-size": { type: "string" },
-  fill: { type: "string" },
-  ranker: { type: "string" },
-  "trace-load": { type: "string" },
-  dataset: { type: "string" },
-  attack: { type: "string" },
-  agent: { type: "string" },
-  seed: { type: "string" },
-  limit: { type: "string" },
-  out: { type: "string" },
-  quiet: { type: "boolean" },
-  model: { type: "string" },
-  "base-url": { type: "string" },
-  trials: { type: "string" },
-  concurrency: { type: "string" },
-  "max-retries": { type: "string" },
-  timeout: { type: "string" },
-  resume: { type: "boolean" },
-  "retry-errors": { type: "boolean" },
-  judge: { type: "string" },
-  writer: { type: "string" },
-  cache: { type: "string" },
-} as const;
-
-function _bad(option: string, expected: string, got: string): never {
-  throw new CliError(`--${option}: expected ${expected}, got ${JSON.stringify(got)}`);
-}
-
-function _unitList(option: string, raw: string): number[] {
-  const values = raw.split(",").map((s) => s.trim());
-  for (const v of values) {
-    const x = Number(v);
-    if (v === "" || !Number.isFinite(x) || x < 0 || x > 1) {
-      _bad(option, "comma-separated numbers in [0, 1]", v);
-    }
-  }
-  return values.map(Number);
-}
-
-function _unit(option: string, raw: string): number {
-  const x = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(x) || x < 0 || x > 1) {
-    _bad(option, "a number in [0, 1]", raw);
-  }
-  return x;
-}
-
-function _int(option: string, raw: string, min: number): number {
-  const x = Number(raw);
-  if (!/^-?\d+$/.test(raw.trim()) || x < min) _bad(option, `an integer >= ${min}`, raw);
-  return x;
-}
-
-function _choice<T extends string>(option: string, raw: string, choices: readonly T[]): T {
-  if (!choices.includes(raw as T)) _bad(option, `one of ${choices.join("|")}`, raw);
-  return raw as T;
-}
-
-function _url(raw: string): string {
-  if (!URL.canParse(raw) || !/^https?:/.test(raw)) _bad("base-url", "an http(s) URL", raw);
-  return raw;
-}
-
-function _modelChoice(option: string, raw: string, offline: string): string {
-  if (raw !== offline && !/^llm:.+/.test(raw)) _bad(option, `${offline} or llm:MODEL`, raw);
-  return raw;
+/** Sweep arguments from parsed plan values (the held-fixed values only when given). */
+export function sweepArgsFromValues(
+  v: Values<typeof SWEEP_OPTIONS>,
+  given: (name: keyof typeof SWEEP_OPTIONS) => boolean,
+  rest: Pick<SweepArgs, "out" | "quiet" | "resume" | "retryErrors" | "allowErrors">,
+): SweepArgs {
+  return {
+    stage: v.stage,
+    grid: v.grid,
+    policies: v.policies,
+    thetaRRisk: v.thetaRRisk,
+    thetaW: given("theta-w") ? v.thetaW : undefined,
+    policy: given("policy") ? v.policy : undefined,
+    thetaR: given("theta-r") ? v.thetaR : undefined,
+    k: v.k,
+    bankSize: v.bankSize,
+    fill: v.fill,
+    ranker: v.ranker,
+    traceLoad: v.traceLoad,
+    dataset: v.dataset,
+    attacks: v.attack as Attack[],
+    agents: v.model !== undefined ? [`llm:${v.model}`] : v.agent,
+    seed: v.seed,
+    limit: v.limit,
+    model: v.model,
+    baseUrl: v.baseUrl,
+    trials: v.trials,
+    concurrency: v.concurrency,
+    maxRetries: v.maxRetries,
+    timeoutMs: v.timeout,
+    judge: v.judge,
+    writer: v.writer,
+    cache: v.cache,
+    ...rest,
+  };
 }
 
 /**
- * Parse sweep arguments.
+ * Parse and validate sweep arguments (no file system access; `sweepMain` checks the paths).
  *
  * @example
  * ```ts
@@ -131,70 +476,19 @@ function _modelChoice(option: string, raw: string, offline: string): string {
  * import { parseSweepArgs } from "./sweep_args.ts";
  * const args = parseSweepArgs(["--stage", "writing", "--grid", "0,0.5,1", "--out", "rows.jsonl"]);
  * assert.deepEqual(args.grid, [0, 0.5, 1]);
- * assert.throws(() => parseSweepArgs(["--stage", "writing", "--grid", "1.5", "--out", "x"]), /--grid: .*"1.5"/);
+ * assert.throws(() => parseSweepArgs(["--stage", "writing", "--grid", "1.5", "--out", "x"]), /--grid: "1.5" is not a valid OperatingPoint/);
+ * assert.throws(() => parseSweepArgs(["--stage", "management", "--grid", "0,1", "--out", "x"]), /--grid: does not apply to --stage management/);
  * ```
  */
 export function parseSweepArgs(argv: readonly string[]): SweepArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new CliError((e as Error).message);
-  }
-  if (values.stage === undefined) {
-    throw new CliError("--stage: required (writing|management|retrieval)");
-  }
-  if (values.out === undefined || values.out === "") {
-    throw new CliError("--out: required (path of the rows file)");
-  }
-  const stage = _choice("stage", values.stage, Stage.options);
-  const policies = values.policies?.split(",").map((p) => p.trim());
-  policies?.forEach((p) => _choice("policies", p, ["UM", "PQ", "NC", "SC"]));
-  if (values.policy !== undefined) _choice("policy", values.policy, ["UM", "PQ", "NC", "SC"]);
-  const traceLoad = Number(values["trace-load"] ?? "1");
-  if (!Number.isFinite(traceLoad) || traceLoad <= 0) {
-    _bad("trace-load", "a positive number", values["trace-load"]!);
-  }
-  return {
-    stage,
-    grid: values.grid === undefined ? undefined : _unitList("grid", values.grid),
-    policies,
-    thetaRRisk: values["theta-r-risk"] === undefined
-      ? undefined
-      : _unitList("theta-r-risk", values["theta-r-risk"]),
-    thetaW: values["theta-w"] === undefined ? undefined : _unit("theta-w", values["theta-w"]),
-    policy: values.policy,
-    thetaR: values["theta-r"] === undefined ? undefined : _unit("theta-r", values["theta-r"]),
-    k: _int("k", values.k ?? "5", 1),
-    bankSize: _int("bank-size", values["bank-size"] ?? "100", 1),
-    fill: _choice("fill", values.fill ?? "random", ["random", "similarity"]),
-    ranker: values.ranker,
-    traceLoad,
-    dataset: values.dataset ?? "demo",
-    attacks: (values.attack ?? "minja,sleeper").split(",").map((a) =>
-      _choice("attack", a.trim(), Attack.options)
-    ),
-    agents: (values.agent ?? (values.model !== undefined ? `llm:${values.model}` : "reference"))
-      .split(",").map((a) => a.trim()),
-    seed: _int("seed", values.seed ?? "0", 0),
-    limit: values.limit === undefined ? undefined : _int("limit", values.limit, 1),
-    out: values.out,
-    quiet: values.quiet ?? false,
-    model: values.model,
-    baseUrl: values["base-url"] === undefined ? undefined : _url(values["base-url"]),
-    trials: _int("trials", values.trials ?? "1", 1),
-    concurrency: _int("concurrency", values.concurrency ?? "8", 1),
-    maxRetries: _int("max-retries", values["max-retries"] ?? "4", 0),
-    timeoutMs: _int("timeout", values.timeout ?? "60000", 1),
-    resume: values.resume ?? false,
-    retryErrors: values["retry-errors"] ?? false,
-    judge: _modelChoice("judge", values.judge ?? "deterministic", "deterministic"),
-    writer: _modelChoice("writer", values.writer ?? "verbatim", "verbatim"),
-    cache: values.cache ?? ".memgauge/cache.sqlite",
-  };
+  const parsed = sweepCommand.parse({ argv });
+  if (parsed === "help") throw new CliError("--help: not a sweep");
+  const v = parsed.values;
+  return sweepArgsFromValues(v, parsed.given, {
+    out: v.out,
+    quiet: v.quiet,
+    resume: v.resume,
+    retryErrors: v.retryErrors,
+    allowErrors: v.allowErrors,
+  });
 }

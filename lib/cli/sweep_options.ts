@@ -2,7 +2,29 @@
 import { loadDataset } from "../data/datasets.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
 import type { SweepOptions } from "../run/sweep.ts";
+import { CliError } from "./command.ts";
 import type { SweepArgs } from "./sweep_args.ts";
+
+/** Load the dataset; a loader's complaint names the option it is about. */
+async function _load(args: SweepArgs) {
+  try {
+    return await loadDataset({
+      name: args.dataset,
+      seed: args.seed,
+      bankSize: args.bankSize,
+      traceLoad: args.traceLoad,
+    });
+  } catch (e) {
+    const message = (e as Error).message;
+    if (!(e instanceof RangeError) || /^--[\w-]+:/.test(message)) throw e;
+    const option = /bank-size/.test(message)
+      ? "bank-size"
+      : /trace-load/.test(message)
+      ? "trace-load"
+      : "dataset";
+    throw new CliError(`--${option}: ${message}`);
+  }
+}
 
 /**
  * The sweep options of a command line, without the output sinks. `deno task sweep` and
@@ -28,15 +50,11 @@ export async function sweepOptionsFromArgs(options: {
   models: ModelSetup;
 }): Promise<Omit<SweepOptions, "onRows" | "progress" | "select">> {
   const { args, models } = options;
-  // Validate everything (agents, dataset, bank size) before any output file exists.
-  const agents = models.agents(args.agents);
-  let instances = await loadDataset({
-    name: args.dataset,
-    seed: args.seed,
-    bankSize: args.bankSize,
-    traceLoad: args.traceLoad,
-  });
+  // Validate everything (dataset, bank size, agents) before any output file exists; the
+  // dataset first, because a model agent opens the response cache.
+  let instances = await _load(args);
   if (args.limit !== undefined) instances = instances.slice(0, args.limit);
+  const agents = models.agents(args.agents);
   return {
     stage: args.stage,
     grid: args.grid,

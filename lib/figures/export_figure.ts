@@ -3,6 +3,7 @@
  * legend or caption; a standalone file needs them inside the image, so they are redrawn as SVG.
  */
 import { Resvg } from "@resvg/resvg-js";
+import { writeFileAtomic } from "../io/atomic_write.ts";
 
 /** Font folders searched for PNG text; DejaVu ships with Debian's fonts-dejavu-core. */
 export const DEFAULT_FONT_DIRS = ["/usr/share/fonts/truetype/dejavu", "/usr/share/fonts"];
@@ -252,8 +253,9 @@ export async function exportFigure(
   const written: string[] = [];
   for (const format of options.formats ?? ["svg", "png"]) {
     const path = `${dir}/${options.name}.${format}`;
-    if (format === "svg") await Deno.writeTextFile(path, svg + "\n");
-    else await Deno.writeFile(path, svgToPng(svg, options));
+    // Temporary name, then rename: an interrupted export never leaves a truncated image.
+    const data = format === "svg" ? svg + "\n" : svgToPng(svg, options);
+    await writeFileAtomic({ path, data });
     written.push(path);
   }
   return written;

@@ -10,6 +10,7 @@ import {
   type CacheMiss,
   type ChatResult,
   type ClientStats,
+  ModelCallError,
   ModelClient,
 } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
@@ -33,8 +34,11 @@ export interface ModelSetup {
   rankerFactory: (id: string, agent: Agent | undefined) => Ranker | undefined;
   judge: Judge;
   writer: Writer;
-  /** Summed counters of every client. */
-  stats(): ClientStats;
+  /**
+   * Summed counters of every client, plus `rejected`: judge, ranker and writer calls whose reply
+   * arrived but was rejected as invalid (a failed call the clients do not see).
+   */
+  stats(): ClientStats & { rejected: number };
   close(): void;
 }
 
@@ -76,14 +80,19 @@ export function modelSetup(options: {
   onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
+  let rejected = 0;
+  const counting = <T extends object>(target: T, method: keyof T): T =>
+    _rejections(target, method, () => rejected++);
   const limiter = new RequestLimiter({ concurrency: options.concurrency ?? 8 });
   const clients = new Map<string, ModelClient>();
   const client = (id: string) => {
     let c = clients.get(id);
     if (!c) {
+      // An unknown model fails before the cache file is created.
+      const endpoint = resolveModelEndpoint({ id, baseUrl: options.baseUrl, env: options.env });
       cache ??= new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
       c = new ModelClient({
-        endpoint: resolveModelEndpoint({ id, baseUrl: options.baseUrl, env: options.env }),
+        endpoint,
         cache,
         limiter,
         maxRetries: options.maxRetries,
@@ -110,23 +119,43 @@ export function modelSetup(options: {
             `--ranker llm:self: agent ${JSON.stringify(agent?.id)} is not a model agent`,
           );
         }
-        return llmRanker({ client: self.client });
+        return counting(llmRanker({ client: self.client }), "rank");
       }
-      return id.startsWith("llm:") ? llmRanker({ client: client(id.slice(4)) }) : undefined;
+      return id.startsWith("llm:")
+        ? counting(llmRanker({ client: client(id.slice(4)) }), "rank")
+        : undefined;
     },
     judge: judgeSpec === "deterministic"
       ? deterministicJudge
-      : agentevalsJudge({ client: client(judgeSpec.slice(4)) }),
+      : counting(agentevalsJudge({ client: client(judgeSpec.slice(4)) }), "judge"),
     writer: writerSpec === "verbatim"
       ? verbatimWriter
-      : llmWriter({ client: client(writerSpec.slice(4)) }),
+      : counting(llmWriter({ client: client(writerSpec.slice(4)) }), "write"),
     stats() {
       const total: ClientStats = { requests: 0, cacheHits: 0, retries: 0, errors: 0 };
       for (const c of clients.values()) {
         for (const k of Object.keys(total) as (keyof ClientStats)[]) total[k] += c.stats[k];
       }
-      return total;
+      return { ...total, rejected };
     },
     close: () => cache?.close(),
   };
+}
+
+/**
+ * The same object, but a rejection of `method` that is not a failed call (the clients count
+ * those) is counted: a reply that arrived and was rejected as invalid.
+ */
+function _rejections<T extends object>(target: T, method: keyof T, count: () => void): T {
+  return new Proxy(target, {
+    get(t, property, receiver) {
+      const value = Reflect.get(t, property, receiver);
+      if (property !== method || typeof value !== "function") return value;
+      return (...args: unknown[]) =>
+        (value.apply(t, args) as Promise<unknown>).catch((e: unknown) => {
+          if (!(e instanceof ModelCallError)) count();
+          throw e;
+        });
+    },
+  });
 }

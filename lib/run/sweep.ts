@@ -16,6 +16,7 @@ import type { Writer } from "../stages/writing/writer.ts";
 import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
 import { operatingPoints } from "./operating_points.ts";
 import { stableId } from "../model/stable_id.ts";
+import { reportErrorRows } from "./error_summary.ts";
 import { planSweep } from "./plan_sweep.ts";
 import type { Progress } from "./progress.ts";
 import { runSweep } from "./run_sweep.ts";
@@ -144,7 +145,7 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   for (const point of points) resources.policy(point.policy);
   for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
   const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances });
-  return await runSweep({
+  const rows = await runSweep({
     tasks,
     resources,
     onRows: options.onRows,
@@ -153,4 +154,7 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
     trials: options.trials,
     select: options.select,
   });
+  // A notebook run (`deno task notebooks`) learns of error rows through this report.
+  reportErrorRows({ rows });
+  return rows;
 }

@@ -68,8 +68,11 @@ Deno.test("summarize CLI rejects bad input with one line naming it and writes no
   ];
   const good = await fixture(rows);
   cases.push(
-    [["--in", `${good}/rows.jsonl`, "--out", out, "--by", "agent,nope"], /--by column "nope"/],
-    [["--in", `${good}/rows.jsonl`, "--out", out, "--resamples", "0"], /--resamples must be/],
+    [["--in", `${good}/rows.jsonl`, "--out", out, "--by", "agent,nope"], /--by: column "nope"/],
+    [
+      ["--in", `${good}/rows.jsonl`, "--out", out, "--resamples", "0"],
+      /--resamples: "0" is invalid/,
+    ],
   );
   for (const [args, pattern] of cases) {
     const r = await run(args);

@@ -74,7 +74,7 @@ const BAD: [string, string[], RegExp][] = [
   [
     "an unknown persona",
     ["--stage", "writing", "--agent", "reference:bold"],
-    /unknown reference persona "bold"/,
+    /--agent: "reference:bold"/,
   ],
 ];
 

@@ -1,4 +1,5 @@
 /** Write recorded requests as OpenAI Batch API input files (one model per file). */
+import { writeFileAtomic } from "../../io/atomic_write.ts";
 import type { BatchRequest } from "./batch_recorder.ts";
 
 /** One written Batch API input file. */
@@ -59,7 +60,7 @@ export async function writeBatchRequests(options: {
   const files: BatchFile[] = [];
   for (const [model, requests] of byModel) {
     const path = byModel.size === 1 ? options.path : _pathFor(options.path, model);
-    await Deno.writeTextFile(path, requests.map((r) => _line(r) + "\n").join(""));
+    await writeFileAtomic({ path, data: requests.map((r) => _line(r) + "\n").join("") });
     files.push({ path, model, count: requests.length });
   }
   return files;

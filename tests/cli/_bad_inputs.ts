@@ -1,0 +1,449 @@
+/**
+ * The bad-input table: invocations of every `deno task` CLI that must each end with one line
+ * on stderr naming the option (or file) and the value, exit code 2, no file written or changed,
+ * no stack trace and no Rust panic. Each runs in a fresh directory holding the fixtures below;
+ * paths in the arguments are relative to it. Against the CLIs as they were before
+ * `lib/cli/command.ts` (commit c856ab6), 99 of the first 206 failed (kinds overlap): 50 exited 0
+ * (options silently ignored; reproduce and notebooks took no options), 17 printed a stack trace
+ * or a Rust panic, 51 left a file behind (.partial, an empty cache DB, figures).
+ */
+import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { pair } from "../stats/_rows.ts";
+
+/** The CLIs, by the script behind each `deno task`. */
+export const CLI_SCRIPTS = {
+  sweep: "lib/cli/sweep.ts",
+  batch: "lib/cli/batch.ts",
+  reproduce: "lib/cli/reproduce.ts",
+  data: "lib/cli/data.ts",
+  notebooks: "lib/cli/notebooks.ts",
+  summarize: "lib/cli/summarize.ts",
+} as const;
+
+/** One bad invocation. */
+export interface BadInput {
+  cli: keyof typeof CLI_SCRIPTS;
+  /** Arguments; a string is split on spaces. */
+  args: string | string[];
+  /** Extra environment. */
+  env?: Record<string, string>;
+  /** What the one line must mention (usually the option). */
+  names?: RegExp;
+}
+
+/** An endpoint nothing listens on: a case that wrongly gets as far as a request fails fast. */
+const DEAD = "http://127.0.0.1:9/v1";
+const LLM = `--agent llm:fake-1 --base-url ${DEAD} --max-retries 0`;
+const W = "--stage writing --limit 2";
+const OUT = "--out out.jsonl";
+
+const sweep = (args: string, names?: RegExp): BadInput => ({ cli: "sweep", args, names });
+
+/** The table. */
+export const BAD_INPUTS: BadInput[] = [
+  // sweep: required options, unknown options, values
+  sweep(""),
+  sweep(OUT, /--stage/),
+  sweep(W, /--out/),
+  sweep(`--stage reading ${OUT}`, /--stage/),
+  { cli: "sweep", args: ["--stage", "", "--out", "out.jsonl"], names: /--stage/ },
+  { cli: "sweep", args: ["--stage", "writing", "--out", ""], names: /--out/ },
+  sweep(`${W} ${OUT} --nosuch`, /--nosuch/),
+  sweep(`writing ${OUT}`, /writing/),
+  sweep(`${W} ${OUT} --seed`, /--seed/),
+  sweep(`${W} ${OUT} --quiet=yes`, /--quiet/),
+  sweep(`${W} ${OUT} --grid 1.5`, /--grid/),
+  sweep(`${W} ${OUT} --grid -0.1`, /--grid/),
+  sweep(`${W} ${OUT} --grid abc`, /--grid/),
+  { cli: "sweep", args: [...W.split(" "), "--out", "out.jsonl", "--grid", ""], names: /--grid/ },
+  sweep(`${W} ${OUT} --grid 0,,1`, /--grid/),
+  sweep(`${W} ${OUT} --grid NaN`, /--grid/),
+  sweep(`${W} ${OUT} --grid Infinity`, /--grid/),
+  sweep(`${W} ${OUT} --grid 0x1`, /--grid/),
+  sweep(`--stage management --limit 2 ${OUT} --grid 0,1`, /--grid/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --grid 0,1 --theta-r-risk 0.2`, /--grid/),
+  sweep(`--stage management --limit 2 ${OUT} --policies UM,XX`, /--policies/),
+  {
+    cli: "sweep",
+    args: ["--stage", "management", "--limit", "2", "--out", "out.jsonl", "--policies", ""],
+    names: /--policies/,
+  },
+  sweep(`${W} ${OUT} --policies UM`, /--policies/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --policies UM,PQ`, /--policies/),
+  sweep(`${W} ${OUT} --policy XX`, /--policy/),
+  sweep(`--stage management --limit 2 ${OUT} --policy PQ`, /--policy/),
+  sweep(`${W} ${OUT} --theta-w 2`, /--theta-w/),
+  sweep(`${W} ${OUT} --theta-w abc`, /--theta-w/),
+  sweep(`${W} ${OUT} --theta-w 0.5`, /--theta-w/),
+  sweep(`${W} ${OUT} --theta-r 1.5`, /--theta-r/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --theta-r 0.5`, /--theta-r/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --theta-r-risk 1.5`, /--theta-r-risk/),
+  sweep(`${W} ${OUT} --theta-r-risk 0.2`, /--theta-r-risk/),
+  sweep(`--stage management --limit 2 ${OUT} --theta-r-risk 0.2`, /--theta-r-risk/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k 0`, /--k/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k -1`, /--k/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k 1.5`, /--k/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k abc`, /--k/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k 500`, /--k/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k 99999999999999999999`, /--k/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --k 1e3`, /--k/),
+  { cli: "sweep", args: [...W.split(" "), "--out", "out.jsonl", "--k", ""], names: /--k/ },
+  sweep(`${W} ${OUT} --bank-size 0`, /--bank-size/),
+  sweep(`${W} ${OUT} --bank-size abc`, /--bank-size/),
+  sweep(`${W} ${OUT} --bank-size 500`, /--bank-size/),
+  sweep(`${W} ${OUT} --bank-size 1.5`, /--bank-size/),
+  sweep(`${W} ${OUT} --bank-size 9007199254740993`, /--bank-size/),
+  sweep(`--stage retrieval --limit 2 ${OUT} --fill nosuch`, /--fill/),
+  sweep(`${W} ${OUT} --ranker nosuch`, /--ranker/),
+  sweep(`${W} ${OUT} --ranker llm:self`, /--ranker/),
+  sweep(`${W} ${OUT} --ranker llm:`, /--ranker/),
+  sweep(`${W} ${OUT} --trace-load 0`, /--trace-load/),
+  sweep(`${W} ${OUT} --trace-load -1`, /--trace-load/),
+  sweep(`${W} ${OUT} --trace-load abc`, /--trace-load/),
+  sweep(`${W} ${OUT} --trace-load 0.75`, /--trace-load/),
+  sweep(`${W} ${OUT} --dataset nosuch`, /--dataset/),
+  sweep(`${W} ${OUT} --dataset missing.json`, /missing\.json/),
+  sweep(`${W} ${OUT} --dataset notjson.json`, /notjson\.json/),
+  sweep(`${W} ${OUT} --dataset empty.json`, /empty\.json/),
+  sweep(`${W} ${OUT} --dataset bad_instances.json --bank-size 20`, /channel/),
+  sweep(`${W} ${OUT} --dataset adir`, /adir/),
+  sweep(`${W} ${OUT} --attack nosuch`, /--attack/),
+  {
+    cli: "sweep",
+    args: [...W.split(" "), "--out", "out.jsonl", "--attack", ""],
+    names: /--attack/,
+  },
+  sweep(`${W} ${OUT} --attack minja,nosuch`, /--attack/),
+  sweep(`${W} ${OUT} --agent reference:bold`, /bold/),
+  sweep(`${W} ${OUT} --agent nosuch`, /--agent/),
+  sweep(`${W} ${OUT} --agent llm:`, /--agent/),
+  sweep(`${W} ${OUT} --agent llm:nosuch-model`, /nosuch-model/),
+  { cli: "sweep", args: [...W.split(" "), "--out", "out.jsonl", "--agent", ""], names: /--agent/ },
+  sweep(`${W} ${OUT} --seed -1`, /--seed/),
+  sweep(`${W} ${OUT} --seed abc`, /--seed/),
+  sweep(`${W} ${OUT} --seed 1.5`, /--seed/),
+  sweep(`${W} ${OUT} --seed 99999999999999999999`, /--seed/),
+  sweep(`${W} ${OUT} --limit 0`, /--limit/),
+  sweep(`${W} ${OUT} --limit abc`, /--limit/),
+  sweep(`${W} ${OUT} --limit 99999999999999999999`, /--limit/),
+  sweep(`${W} ${OUT} --trials 0`, /--trials/),
+  sweep(`${W} ${OUT} --trials abc`, /--trials/),
+  sweep(`${W} ${OUT} --trials 99999999999999999999`, /--trials/),
+  sweep(`${W} ${OUT} --concurrency 0`, /--concurrency/),
+  sweep(`${W} ${OUT} --concurrency abc`, /--concurrency/),
+  sweep(`${W} ${OUT} ${LLM} --max-retries -1`, /--max-retries/),
+  sweep(`${W} ${OUT} ${LLM} --max-retries abc`, /--max-retries/),
+  sweep(`${W} ${OUT} ${LLM} --max-retries 1e400`, /--max-retries/),
+  sweep(`${W} ${OUT} ${LLM} --timeout 0`, /--timeout/),
+  sweep(`${W} ${OUT} ${LLM} --timeout abc`, /--timeout/),
+  sweep(`${W} ${OUT} ${LLM} --timeout 99999999999999999999`, /--timeout/),
+  sweep(`${W} ${OUT} --agent llm:fake-1 --base-url notaurl`, /--base-url/),
+  sweep(`${W} ${OUT} --agent llm:fake-1 --base-url ftp://127.0.0.1/v1`, /--base-url/),
+  sweep(`${W} ${OUT} --base-url ${DEAD}`, /--base-url/),
+  sweep(`${W} ${OUT} --judge nosuch`, /--judge/),
+  sweep(`${W} ${OUT} --judge llm:`, /--judge/),
+  sweep(`${W} ${OUT} --writer nosuch`, /--writer/),
+  sweep(`${W} ${OUT} --writer llm:`, /--writer/),
+  sweep(`${W} ${OUT} --writer llm:nosuch-model`, /--writer/),
+  sweep(`${W} ${OUT} --judge llm:nosuch-model`, /--judge/),
+  sweep(`${W} ${OUT} --ranker llm:nosuch-model`, /--ranker/),
+  sweep(`${W} ${OUT} --model nosuch-model`, /--model/),
+  sweep(`${W} ${OUT} --agent reference,llm:fake-1 --base-url ${DEAD}`, /--ranker/),
+  sweep(`${W} ${OUT} --model fake-1 --agent reference`, /--model|--agent/),
+  sweep(`${W} ${OUT} --resume --retry-errors`, /--resume|--retry-errors/),
+  sweep(`${W} ${OUT} --retry-errors`, /--retry-errors/),
+  sweep(`${W} --out rows.jsonl --retry-errors`, /--retry-errors/),
+  sweep(`${W} --out missing/sub/rows.jsonl`, /--out/),
+  sweep(`${W} --out adir`, /--out/),
+  sweep(`${W} --out ro/rows.jsonl`, /--out/),
+  sweep(`${W} ${OUT} ${LLM} --cache corrupt.sqlite`, /--cache|corrupt\.sqlite/),
+  sweep(`${W} ${OUT} ${LLM} --cache adir`, /--cache/),
+  sweep(`${W} ${OUT} ${LLM} --cache ro/cache.sqlite`, /--cache/),
+
+  // batch
+  { cli: "batch", args: "" },
+  { cli: "batch", args: "nosuch", names: /nosuch/ },
+  { cli: "batch", args: "export", names: /--stage|--batch-out/ },
+  { cli: "batch", args: `export ${W}`, names: /--batch-out/ },
+  { cli: "batch", args: `export ${W} --batch-out`, names: /--batch-out/ },
+  { cli: "batch", args: `export ${W} --batch-out missing/sub/req.jsonl`, names: /--batch-out/ },
+  { cli: "batch", args: `export ${W} --batch-out adir`, names: /--batch-out/ },
+  { cli: "batch", args: `export ${W} --batch-out ro/req.jsonl`, names: /--batch-out/ },
+  { cli: "batch", args: `export ${W} --grid 1.5 --batch-out req.jsonl`, names: /--grid/ },
+  {
+    cli: "batch",
+    args: `export ${W} --batch-out a.jsonl --batch-out b.jsonl`,
+    names: /--batch-out/,
+  },
+  {
+    cli: "batch",
+    args: `export --stage retrieval --limit 2 --k 500 --batch-out req.jsonl`,
+    names: /--k/,
+  },
+  {
+    cli: "batch",
+    args: `export --stage management --limit 2 --grid 0,1 --batch-out req.jsonl`,
+    names: /--grid/,
+  },
+  { cli: "batch", args: `export ${W} --nosuch --batch-out req.jsonl`, names: /--nosuch/ },
+  { cli: "batch", args: `export ${W} --dataset nosuch --batch-out req.jsonl`, names: /--dataset/ },
+  {
+    cli: "batch",
+    args: `export ${W} ${LLM} --cache corrupt.sqlite --batch-out req.jsonl`,
+    names: /--cache|corrupt\.sqlite/,
+  },
+  { cli: "batch", args: "import", names: /--batch-in/ },
+  { cli: "batch", args: "import --batch-in missing.jsonl", names: /missing\.jsonl/ },
+  { cli: "batch", args: "import --batch-in empty.jsonl", names: /empty\.jsonl/ },
+  { cli: "batch", args: "import --batch-in notjson.json", names: /notjson\.json/ },
+  { cli: "batch", args: "import --batch-in adir", names: /adir/ },
+  { cli: "batch", args: "import --batch-in batch_bad.jsonl", names: /line 1/ },
+  {
+    cli: "batch",
+    args: "import --batch-in results.jsonl --cache corrupt.sqlite",
+    names: /--cache|corrupt\.sqlite/,
+  },
+  { cli: "batch", args: "import --batch-in results.jsonl --cache adir", names: /--cache/ },
+  { cli: "batch", args: "import --batch-in results.jsonl --cache ro/c.sqlite", names: /--cache/ },
+  { cli: "batch", args: "import --batch-in results.jsonl --nosuch", names: /--nosuch/ },
+  {
+    cli: "batch",
+    args: "import --batch-in results.jsonl --then-sweep --stage writing",
+    names: /--out/,
+  },
+  {
+    cli: "batch",
+    args: "import --batch-in results.jsonl --then-sweep --stage writing --grid 1.5 --out r.jsonl",
+    names: /--grid/,
+  },
+  { cli: "batch", args: "import --batch-in", names: /--batch-in/ },
+  { cli: "batch", args: "import --batch-in results.jsonl stray", names: /stray/ },
+  {
+    cli: "batch",
+    args: "import --batch-in results.jsonl --batch-in empty.jsonl",
+    names: /empty\.jsonl/,
+  },
+
+  // reproduce
+  { cli: "reproduce", args: "--nosuch", names: /--nosuch/ },
+  { cli: "reproduce", args: "stray", names: /stray/ },
+  { cli: "reproduce", args: "--out missing/sub", names: /--out/ },
+  { cli: "reproduce", args: "--out instances.json", names: /--out/ },
+  { cli: "reproduce", args: "--out ro", names: /--out/ },
+  { cli: "reproduce", args: "--dataset nosuch", names: /--dataset/ },
+  { cli: "reproduce", args: "--agent reference:bold", names: /bold/ },
+  { cli: "reproduce", args: "--agent llm:nosuch-model", names: /nosuch-model/ },
+  { cli: "reproduce", args: "--judge nosuch", names: /--judge/ },
+  { cli: "reproduce", args: "--agent llm:fake-1 --base-url notaurl", names: /--base-url/ },
+  { cli: "reproduce", args: `${LLM} --cache corrupt.sqlite`, names: /--cache|corrupt\.sqlite/ },
+  { cli: "reproduce", args: "--seed abc", names: /--seed/ },
+  { cli: "reproduce", args: "--dataset missing.json --out newdir", names: /--dataset/ },
+  { cli: "reproduce", args: "--dataset notjson.json --out newdir", names: /notjson\.json/ },
+  { cli: "reproduce", args: "--dataset bad_instances.json", names: /channel/ },
+  { cli: "reproduce", args: "--judge llm:nosuch-model", names: /--judge/ },
+  { cli: "reproduce", args: "--limit 0", names: /--limit/ },
+  { cli: "reproduce", args: "", env: { MEMGAUGE_DATASET: "nosuch" }, names: /MEMGAUGE_DATASET/ },
+  {
+    cli: "reproduce",
+    args: "",
+    env: { MEMGAUGE_FIGURES: "missing/sub" },
+    names: /MEMGAUGE_FIGURES/,
+  },
+  { cli: "reproduce", args: "--concurrency 0", names: /--concurrency/ },
+
+  // data (none of these may start a download)
+  { cli: "data", args: "--nosuch", names: /--nosuch/ },
+  { cli: "data", args: "--stats --seed abc", names: /--seed/ },
+  { cli: "data", args: "--stats --bank-size 10", names: /--bank-size/ },
+  { cli: "data", args: "--stats --bank-size 1000", names: /--bank-size/ },
+  { cli: "data", args: "--stats --bank-size abc", names: /--bank-size/ },
+  { cli: "data", args: "--stats --trace-load 0", names: /--trace-load/ },
+  { cli: "data", args: "--stats --trace-load abc", names: /--trace-load/ },
+  { cli: "data", args: "--stats --dataset nosuch", names: /--dataset/ },
+  { cli: "data", args: "--stats --dataset locomo --data-dir nodata", names: /nodata|--data-dir/ },
+  { cli: "data", args: "stray", names: /stray/ },
+  { cli: "data", args: "--stats --seed 99999999999999999999", names: /--seed/ },
+  { cli: "data", args: "--stats --with-s", names: /--with-s/ },
+  { cli: "data", args: "--seed 3", names: /--seed/ },
+  { cli: "data", args: "--dataset locomo", names: /--dataset/ },
+  { cli: "data", args: "--stats --data-dir instances.json", names: /--data-dir/ },
+  { cli: "data", args: "--stats --ranker llm:self", names: /--ranker/ },
+  { cli: "data", args: "--stats --ranker bogus", names: /--ranker/ },
+  { cli: "data", args: "--stats --ranker llm:nosuch-model", names: /--ranker/ },
+  { cli: "data", args: `--stats --base-url ${DEAD}`, names: /--base-url/ },
+  { cli: "data", args: "--stats --ranker random --cache corrupt.sqlite", names: /--cache/ },
+
+  // notebooks (names are checked before Jupyter is looked for)
+  { cli: "notebooks", args: "nosuchnotebook", names: /nosuchnotebook/ },
+  { cli: "notebooks", args: "--nosuch", names: /--nosuch/ },
+  { cli: "notebooks", args: "02_ nosuch", names: /nosuch/ },
+  { cli: "notebooks", args: "--n 0 00_", names: /--n/ },
+  { cli: "notebooks", args: "--n abc 00_", names: /--n/ },
+  { cli: "notebooks", args: [""], names: /name/ },
+  { cli: "notebooks", args: "00_", env: { MEMGAUGE_N: "abc" }, names: /MEMGAUGE_N/ },
+
+  // summarize
+  { cli: "summarize", args: "", names: /--in/ },
+  { cli: "summarize", args: "--in rows.jsonl", names: /--out/ },
+  { cli: "summarize", args: "--out s.csv", names: /--in/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.txt", names: /--out/ },
+  { cli: "summarize", args: "--in missing.jsonl --out s.csv", names: /--in|missing\.jsonl/ },
+  { cli: "summarize", args: "--in adir --out s.csv", names: /--in|adir/ },
+  { cli: "summarize", args: "--in empty.jsonl --out s.csv", names: /--in|empty\.jsonl/ },
+  { cli: "summarize", args: "--in notjson.json --out s.csv", names: /notjson\.json|line 1/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --by nope", names: /--by/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --resamples 0", names: /--resamples/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --resamples abc", names: /--resamples/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --resamples 1.5", names: /--resamples/ },
+  {
+    cli: "summarize",
+    args: "--in rows.jsonl --out s.csv --resamples 99999999999999999999",
+    names: /--resamples/,
+  },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --ci nosuch", names: /--ci/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --seed abc", names: /--seed/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --level 0", names: /--level/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --level 1", names: /--level/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --level abc", names: /--level/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --level 1.5", names: /--level/ },
+  { cli: "summarize", args: "--in rows.jsonl --out missing/sub/s.csv", names: /--out/ },
+  { cli: "summarize", args: "--in rows.jsonl --out adir.csv", names: /--out/ },
+  { cli: "summarize", args: "--in rows.jsonl --out ro/s.csv", names: /--out/ },
+  { cli: "summarize", args: "--in rows.jsonl --out missing/sub/s.parquet", names: /--out/ },
+  { cli: "summarize", args: "--in rows_no_pair.jsonl --out s.csv", names: /pairId/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv --nosuch", names: /--nosuch/ },
+  { cli: "summarize", args: "--in rows.jsonl --out s.csv stray", names: /stray/ },
+];
+
+/** Lay the fixtures into `dir`; returns a function that makes `ro/` writable again. */
+export async function layFixtures(dir: string): Promise<() => Promise<void>> {
+  const instances = Array.from(
+    { length: 3 },
+    (_, i) => syntheticInstance({ id: `s${i}`, seed: i, helpfulUnits: 4, riskUnits: 3, bank: 20 }),
+  );
+  await Deno.writeTextFile(
+    `${dir}/instances.json`,
+    JSON.stringify({ dataset: "synthetic", instances }),
+  );
+  const bad = structuredClone(instances);
+  (bad[1].helpful.units[0] as { channel: string }).channel = "robot";
+  await Deno.writeTextFile(
+    `${dir}/bad_instances.json`,
+    JSON.stringify({ dataset: "synthetic", instances: bad }),
+  );
+  await Deno.writeTextFile(`${dir}/empty.json`, "");
+  await Deno.writeTextFile(`${dir}/empty.jsonl`, "");
+  await Deno.writeTextFile(`${dir}/notjson.json`, "this is not JSON\n");
+  const rows = [
+    ...pair({ agent: "a", thetaW: 0.5, instanceId: "1", pairId: "p1" }, [true, false], [
+      false,
+      true,
+    ]),
+    ...pair({ agent: "a", thetaW: 0.5, instanceId: "2", pairId: "p2" }, [true, false], [
+      true,
+      false,
+    ]),
+  ];
+  await Deno.writeTextFile(`${dir}/rows.jsonl`, rows.map((r) => JSON.stringify(r) + "\n").join(""));
+  await Deno.writeTextFile(
+    `${dir}/rows_no_pair.jsonl`,
+    [rows[0], { ...rows[1], pairId: undefined }].map((r) => JSON.stringify(r) + "\n").join(""),
+  );
+  await Deno.writeTextFile(`${dir}/corrupt.sqlite`, "this is not a SQLite database\n".repeat(40));
+  await Deno.writeTextFile(
+    `${dir}/results.jsonl`,
+    JSON.stringify({
+      custom_id: "a".repeat(64),
+      response: { status_code: 200, body: { choices: [{ message: { content: "ok" } }] } },
+      error: null,
+    }) + "\n",
+  );
+  await Deno.writeTextFile(
+    `${dir}/batch_bad.jsonl`,
+    JSON.stringify({ custom_id: "b", response: { status_code: "200" }, error: null }) + "\n",
+  );
+  await Deno.mkdir(`${dir}/adir`);
+  await Deno.mkdir(`${dir}/adir.csv`);
+  await Deno.mkdir(`${dir}/ro`);
+  return await _readOnly(`${dir}/ro`);
+}
+
+/**
+ * Make a directory unwritable. Tests run as root here and in CI, and root ignores mode bits:
+ * there the immutable attribute does it.
+ */
+async function _readOnly(path: string): Promise<() => Promise<void>> {
+  if (Deno.uid() === 0) {
+    const on = await new Deno.Command("chattr", { args: ["+i", path] }).output();
+    if (!on.success) throw new Error(`chattr +i ${path} failed: cannot make a read-only dir`);
+    return async () => {
+      await new Deno.Command("chattr", { args: ["-i", path] }).output();
+    };
+  }
+  await Deno.chmod(path, 0o555);
+  return () => Deno.chmod(path, 0o755);
+}
+
+/** Every path under `dir` with its size and modification time. */
+export async function listing(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(`${dir}/${prefix}`)) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    const info = await Deno.lstat(`${dir}/${rel}`);
+    // A directory's own mtime moves when a probe file is made and removed: not a change.
+    out.push(entry.isDirectory ? `${rel}/` : `${rel} ${info.size} ${info.mtime?.getTime()}`);
+    if (entry.isDirectory) out.push(...await listing(dir, rel));
+  }
+  return out.sort();
+}
+
+/** What went wrong with one invocation; empty when it behaved. */
+export async function checkBadInput(
+  root: string,
+  bad: BadInput,
+  timeoutMs = 60_000,
+): Promise<{ problems: string[]; stderr: string; code: number }> {
+  const dir = await Deno.makeTempDir({ prefix: "memgauge-bad-" });
+  const restore = await layFixtures(dir);
+  try {
+    const before = await listing(dir);
+    const args = typeof bad.args === "string" ? bad.args.split(" ").filter(Boolean) : bad.args;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
+      cwd: dir,
+      env: {
+        NO_COLOR: "1",
+        OPENAI_API_KEY: "sk-test-bad-input",
+        MEMGAUGE_DATA: `${dir}/nodata`,
+        ...bad.env,
+      },
+      stdout: "piped",
+      stderr: "piped",
+      stdin: "null",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const out = await child.output();
+    clearTimeout(timer);
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    const problems: string[] = [];
+    if (out.signal) problems.push(`killed after ${timeoutMs} ms`);
+    if (out.code !== 2) problems.push(`exit ${out.code}`);
+    const lines = stderr.trim().split("\n").filter((l) => l.trim() !== "");
+    if (lines.length !== 1) problems.push(`${lines.length} stderr lines`);
+    if (/\n\s+at |panicked|RUST_BACKTRACE|error: Uncaught/.test(stderr)) {
+      problems.push("stack trace or panic");
+    }
+    if (stdout.trim() !== "") problems.push("printed to stdout");
+    if (bad.names && lines.length >= 1 && !bad.names.test(lines.join("\n"))) {
+      problems.push(`line does not name ${bad.names}`);
+    }
+    const after = await listing(dir);
+    const added = after.filter((l) => !before.includes(l));
+    if (added.length > 0) problems.push(`files left or changed: ${added.join(", ")}`);
+    return { problems, stderr: lines.slice(0, 3).join(" | ").slice(0, 300), code: out.code };
+  } finally {
+    await restore();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
