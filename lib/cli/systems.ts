@@ -1,8 +1,8 @@
 /**
- * `deno task systems`: measure an existing memory system (Mem0, LangMem, A-MEM, Hindsight) on a
+ * `deno task systems`: measure an existing memory system (Mem0, Hindsight, LangMem, A-MEM) on a
  * dataset, M0 and M1 from one writing, K slices from one retrieval, one JSON row per trial.
  */
-import { parseArgs } from "node:util";
+import { z } from "zod";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import { type ManagementMode, SystemRow } from "../model/system_row.ts";
@@ -10,6 +10,7 @@ import { resolveModelEndpoint } from "../models/model_catalog.ts";
 import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
+import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { readRowsFile } from "../run/rows_file.ts";
 import type { HindsightStats } from "../systems/hindsight.ts";
@@ -20,275 +21,293 @@ import {
   type PipelineCheck,
   startPipelineCheck,
 } from "../systems/pipeline_check.ts";
-import { SYSTEM_NAMES, systemSpec } from "../systems/resolve_system.ts";
+import { SYSTEM_NAMES, SYSTEMS, systemSpec } from "../systems/resolve_system.ts";
 import { formatPlan, planLines } from "../systems/system_plan.ts";
 import { systemSetup } from "../systems/system_setup.ts";
-import { CliError, runCli } from "./cli_error.ts";
+import {
+  CliError,
+  commandLine,
+  defineCommand,
+  errorRowsExit,
+  execute,
+  opt,
+  type Parsed,
+  runCommand,
+} from "./command.ts";
+import { AgentSpec, checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
 
-/** Every option: its parser type, default, placeholder and help line (help is generated). */
-const OPTIONS = {
-  system: { type: "string", arg: SYSTEM_NAMES.join("|"), help: "the memory system (required)" },
-  out: { type: "string", arg: "FILE", help: "rows file (JSONL); required unless --dry-run" },
-  dataset: { type: "string", default: "demo", arg: "NAME|FILE", help: "instances" },
-  management: {
-    type: "string",
+const _Ks = z.number().int().min(1, "expected K >= 1").max(20, "expected K <= 20");
+
+/** Every option of `deno task systems`, declared once: parsing, checks and `--help` follow. */
+export const SYSTEMS_OPTIONS = {
+  system: opt.choice(SYSTEM_NAMES as readonly string[], {
+    description: "The memory system: " +
+      SYSTEMS.map((s) => `${s.name} (${s.summary})`).join("; ") + ".",
+    example: "mem0",
+    required: true,
+  }),
+  out: opt.string({
+    description: "Rows file (JSONL, one row per trial); rows stream to OUT.partial, renamed " +
+      "at the end. Not with --dry-run.",
+    example: "mem0.jsonl",
+    defaultText: "none (required unless --dry-run)",
+    path: { use: "output-file" },
+  }),
+  dataset: SWEEP_OPTIONS.dataset,
+  management: opt.choice(["on", "off", "both"] as const, {
+    description: "The system's native management: on (M1), off (M0) or both, applied from " +
+      "one writing.",
+    example: "on",
     default: "both",
-    arg: "on|off|both",
-    help: "native management: on (M1), off (M0) or both, from the same writing",
-  },
-  k: { type: "string", default: "1,3,5,7", arg: "LIST", help: "retrieval budgets, each 1-20" },
-  attack: { type: "string", default: "both", arg: "minja|sleeper|both", help: "attacks" },
-  limit: { type: "string", arg: "N", help: "first N instances; default all" },
-  "bank-size": { type: "string", default: "100", arg: "N", help: "background records |B|" },
-  agent: {
-    type: "string",
+  }),
+  k: opt.list("integer", {
+    description: "Retrieval budgets, each 1-20; retrieval runs once at the largest and is " +
+      "sliced.",
+    example: "1,5",
+    default: [1, 3, 5, 7],
+    schema: _Ks,
+  }),
+  attack: SWEEP_OPTIONS.attack,
+  limit: SWEEP_OPTIONS.limit,
+  "bank-size": SWEEP_OPTIONS["bank-size"],
+  agent: opt.string({
+    description: "The agent: llm:MODEL (the LangGraph agent over a real model), or the " +
+      "offline reference agent (a simulator: only with --pipeline-check or --dry-run).",
+    placeholder: "llm:MODEL|reference[:PERSONA]",
+    example: "llm:gpt-5.4",
     default: "reference:balanced",
-    arg: "llm:ID|reference[:PERSONA]",
-    help: "the agent; a real run needs llm:ID (the reference agent is a simulator)",
-  },
-  model: { type: "string", arg: "ID", help: "shorthand for --agent llm:ID" },
-  judge: {
-    type: "string",
-    default: "deterministic",
-    arg: "deterministic|llm:ID",
-    help: "the judge (the paper's: AgentEvals LLM-as-judge, llm:ID)",
-  },
-  "system-model": {
-    type: "string",
-    arg: "ID",
-    help: "chat model the system calls; default the agent's model",
-  },
-  "embedding-model": {
-    type: "string",
+    schema: AgentSpec,
+  }),
+  model: opt.string({
+    description: "Shorthand for --agent llm:MODEL (not with --agent).",
+    placeholder: "MODEL",
+    example: "gpt-5.4",
+    defaultText: "none",
+  }),
+  judge: MODEL_OPTIONS.judge,
+  "system-model": opt.string({
+    description: "The chat model the system itself calls (a catalog id, or any name with " +
+      "--base-url).",
+    placeholder: "MODEL",
+    example: "gpt-5.4-mini",
+    defaultText: "the agent's model",
+  }),
+  "embedding-model": opt.string({
+    description: "The embedding model the system calls.",
+    placeholder: "NAME",
+    example: "text-embedding-3-large",
     default: "text-embedding-3-small",
-    arg: "NAME",
-    help: "embedding model the system calls",
-  },
-  "embedding-base-url": {
-    type: "string",
-    arg: "URL",
-    help: "embedding endpoint; default --base-url, else OpenAI",
-  },
-  "embedding-key-env": {
-    type: "string",
+  }),
+  "embedding-base-url": opt.string({
+    description: "The embedding endpoint (OpenAI-compatible).",
+    placeholder: "URL",
+    example: "http://localhost:8000/v1",
+    defaultText: "--base-url, else https://api.openai.com/v1",
+    schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+  }),
+  "embedding-key-env": opt.string({
+    description: "The variable holding the embedding endpoint's key (never the key).",
+    placeholder: "VAR",
+    example: "EMBEDDING_API_KEY",
     default: "OPENAI_API_KEY",
-    arg: "VAR",
-    help: "variable holding the embedding key",
-  },
-  "base-url": {
-    type: "string",
-    arg: "URL",
-    help: "one OpenAI-compatible endpoint for every model",
-  },
-  "api-key-env": {
-    type: "string",
-    arg: "VAR",
-    help: "key variable for models outside the catalog; default OPENAI_API_KEY",
-  },
-  "hindsight-url": {
-    type: "string",
-    arg: "URL",
-    help: "your Hindsight server (key in $HINDSIGHT_API_KEY)",
-  },
-  trials: { type: "string", default: "1", arg: "N", help: "independent repeats (trial column)" },
-  seed: { type: "string", default: "0", arg: "N", help: "run seed" },
-  concurrency: {
-    type: "string",
-    default: "4",
-    arg: "N",
-    help: "instances measured at once (requests in flight: 2N)",
-  },
-  "max-retries": { type: "string", default: "4", arg: "N", help: "retries per model call" },
-  timeout: { type: "string", default: "60000", arg: "MS", help: "per-request timeout" },
-  cache: {
-    type: "string",
-    default: ".memgauge/cache.sqlite",
-    arg: "FILE",
-    help: "response cache: an identical rerun sends nothing",
-  },
-  resume: { type: "boolean", help: "complete an interrupted run from OUT.partial" },
-  "dry-run": {
-    type: "boolean",
-    help: "print the requests and tokens a run needs (replies scripted), send nothing",
-  },
-  "pipeline-check": {
-    type: "boolean",
-    help: "offline check: scripted local model, embedder and Hindsight (not a measurement)",
-  },
-  help: { type: "boolean", help: "this text" },
+  }),
+  "base-url": MODEL_OPTIONS["base-url"],
+  "api-key-env": opt.string({
+    description: "The variable holding the key of a --system-model outside the catalog.",
+    placeholder: "VAR",
+    example: "LOCAL_KEY",
+    defaultText: "OPENAI_API_KEY",
+  }),
+  "hindsight-url": opt.string({
+    description: "Your Hindsight server (its key, if it wants one, in $HINDSIGHT_API_KEY).",
+    placeholder: "URL",
+    example: "http://localhost:8888",
+    defaultText: "none (required for --system hindsight unless --pipeline-check or --dry-run)",
+    schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+  }),
+  trials: SWEEP_OPTIONS.trials,
+  seed: SWEEP_OPTIONS.seed,
+  concurrency: opt.integer({
+    description: "Instances measured at once (model requests in flight: twice as many).",
+    example: "8",
+    default: 4,
+    schema: z.number().int().min(1),
+  }),
+  "max-retries": MODEL_OPTIONS["max-retries"],
+  timeout: MODEL_OPTIONS.timeout,
+  cache: MODEL_OPTIONS.cache,
+  resume: opt.flag({
+    description: "Complete an interrupted run from OUT.partial: kept tasks are not rerun, a " +
+      "torn last one is.",
+  }),
+  "retry-errors": opt.flag({
+    description: "Rerun only the tasks (instance, attack, trial) of OUT that have an error " +
+      "row, in place.",
+  }),
+  "allow-errors": opt.flag({
+    description: "Exit 0 even when rows end with errors (default: exit 3 and print the " +
+      "--retry-errors command).",
+  }),
+  "dry-run": opt.flag({
+    description: "Print the requests and tokens this command would send (replies scripted as " +
+      "in a pipeline check), send nothing, read no key, write no file.",
+  }),
+  "pipeline-check": opt.flag({
+    description: "Offline check: the system's model, embedder and Hindsight server are " +
+      "scripted local stand-ins; rows say pipelineCheck: true (not a measurement).",
+  }),
 } as const;
 
-/**
- * The generated help text.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { systemsHelp } from "./systems.ts";
- * assert.match(systemsHelp(), /--management on\|off\|both/);
- * ```
- */
-export function systemsHelp(): string {
-  const lines = Object.entries(OPTIONS).map(([name, o]) => {
-    const flag = `--${name}${"arg" in o ? ` ${o.arg}` : ""}`;
-    const dflt = "default" in o ? ` (default ${o.default})` : "";
-    return `  ${flag}\n      ${o.help}${dflt}`;
-  });
-  return [
-    "usage: deno task systems --system NAME --agent llm:ID --out rows.jsonl [options]",
-    "       deno task systems --system NAME --pipeline-check --out check.jsonl",
-    "       deno task systems --system NAME --agent llm:ID --dry-run",
-    "",
-    ...lines,
-  ].join("\n");
-}
-
-function _int(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `in ${min}-${max}`;
-    throw new CliError(`--${name}: expected an integer ${range}, got ${JSON.stringify(value)}`);
-  }
-  return Number(value);
-}
+/** The `deno task systems` command. */
+export const systemsCommand = defineCommand({
+  name: "systems",
+  summary: "measure an existing memory system (Mem0, Hindsight, LangMem, A-MEM): M0 and M1 " +
+    "from one writing, RSR, utilities and ASR at each K",
+  description: "Per instance, attack and trial the system writes the background bank, the " +
+    "helpful trace (clean retrieval) and the risk trace (poisoned retrieval) once; M0 (native " +
+    "management off) and M1 (on) are applied from that same state. Every model call of the " +
+    "system goes through the kit's client (catalog temperature and seed, cache, rate limit); " +
+    "the plan of requests and tokens is printed at the end (or alone with --dry-run). A real " +
+    "run needs an llm: agent; the offline reference agent runs only with --pipeline-check.",
+  options: SYSTEMS_OPTIONS,
+  examples: [
+    "deno task systems --system mem0 --pipeline-check --limit 10 --out mem0-check.jsonl",
+    "deno task systems --system mem0 --agent llm:gpt-5.4 --dry-run",
+    "deno task systems --system mem0-classic --agent llm:gpt-5.4 --judge llm:gpt-5.4-mini " +
+    "--out mem0.jsonl",
+    "deno task systems --system hindsight --agent llm:gpt-5.4 --hindsight-url " +
+    "http://localhost:8888 --out hindsight.jsonl",
+  ],
+  check(v, { given }) {
+    if (!v.dryRun && v.out === undefined) {
+      throw new CliError("--out: required (FILE) unless --dry-run; see deno task systems --help");
+    }
+    if (v.dryRun && given("out")) throw new CliError("--out: a --dry-run writes no file");
+    if (v.dryRun && (v.resume || v.retryErrors)) {
+      throw new CliError(`--dry-run and --${v.resume ? "resume" : "retry-errors"}: pick one`);
+    }
+    if (v.resume && v.retryErrors) throw new CliError("--resume and --retry-errors: pick one");
+    if (v.dryRun && v.pipelineCheck) {
+      throw new CliError(
+        "--dry-run and --pipeline-check: pick one (a pipeline check sends " +
+          "its requests to local stand-ins)",
+      );
+    }
+    if (given("model") && given("agent")) {
+      throw new CliError(
+        "--model: is shorthand for --agent llm:MODEL; give --model or --agent, not both",
+      );
+    }
+    const agent = v.model !== undefined ? `llm:${v.model}` : v.agent;
+    if (!v.pipelineCheck && !v.dryRun && !agent.startsWith("llm:")) {
+      throw new CliError(
+        `--agent: a real run needs a model agent (--agent llm:MODEL or --model MODEL); ` +
+          `${
+            JSON.stringify(agent)
+          } is the offline simulator (use --pipeline-check for an offline check)`,
+      );
+    }
+    if (v.system === "hindsight" && !v.pipelineCheck && !v.dryRun && !v.hindsightUrl) {
+      throw new CliError(
+        "--hindsight-url: required for --system hindsight (the Hindsight server you run)",
+      );
+    }
+    if (v.pipelineCheck) return;
+    checkModelIds({
+      [given("model") ? "model" : "agent"]: [agent],
+      judge: [v.judge],
+      ...(systemSpec(v.system).needsModels && v.systemModel !== undefined
+        ? { "system-model": [`llm:${v.systemModel}`] }
+        : {}),
+    }, v.baseUrl);
+  },
+});
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
-/** Run the systems CLI. */
-export async function systemsMain(argv: readonly string[]): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      options: Object.fromEntries(
-        Object.entries(OPTIONS).map(([k, o]) => [
-          k,
-          { type: o.type, ...("default" in o ? { default: o.default } : {}) },
-        ]),
-      ) as never,
-      strict: true,
-    }).values as Record<string, string | boolean | undefined>;
-  } catch (e) {
-    throw new CliError(`${(e as Error).message.split("\n")[0]} (see --help)`);
-  }
-  const str = (k: keyof typeof OPTIONS) => values[k] as string | undefined;
-  const flag = (k: keyof typeof OPTIONS) => values[k] === true;
-  if (flag("help")) {
-    console.log(systemsHelp());
-    return;
-  }
-  // Validation first: bad input leaves no file and sends nothing.
-  if (!str("system")) {
-    throw new CliError(`--system is required (one of ${SYSTEM_NAMES.join(", ")})`);
-  }
-  const spec = systemSpec(str("system")!);
-  const dryRun = flag("dry-run"), pipelineCheck = flag("pipeline-check");
-  if (!dryRun && !str("out")) throw new CliError("--out is required (or --dry-run)");
-  if (dryRun && flag("resume")) throw new CliError("--dry-run and --resume: pick one");
-  const modes: ManagementMode[] | undefined = (
-    { on: ["M1"], off: ["M0"], both: ["M0", "M1"] } as Record<string, ManagementMode[]>
-  )[str("management")!];
-  if (!modes) {
-    throw new CliError(
-      `--management: expected on, off or both, got ${JSON.stringify(str("management"))}`,
-    );
-  }
-  const kText = str("k")!;
-  const ks = kText.split(",").map((k) => _int("k", k, 1, 20));
-  const attackText = str("attack")!;
-  if (!["minja", "sleeper", "both"].includes(attackText)) {
-    throw new CliError(
-      `--attack: expected minja, sleeper or both, got ${JSON.stringify(attackText)}`,
-    );
-  }
-  const attacks = attackText === "both" ? ["minja", "sleeper"] as const : [attackText as "minja"];
-  const bankSize = _int("bank-size", str("bank-size")!, 1);
-  const limit = str("limit") === undefined ? undefined : _int("limit", str("limit")!, 1);
-  const trials = _int("trials", str("trials")!, 1);
-  const seed = _int("seed", str("seed")!, 0);
-  const concurrency = _int("concurrency", str("concurrency")!, 1);
-  const maxRetries = _int("max-retries", str("max-retries")!, 0);
-  const timeoutMs = _int("timeout", str("timeout")!, 1);
-  const agentSpec = str("model") ? `llm:${str("model")}` : str("agent")!;
-  const judgeSpec = str("judge")!;
-  if (judgeSpec !== "deterministic" && !/^llm:.+/.test(judgeSpec)) {
-    throw new CliError(
-      `--judge: expected deterministic or llm:ID, got ${JSON.stringify(judgeSpec)}`,
-    );
-  }
+/** Run the systems CLI with the given arguments; returns the exit code (errors are printed). */
+export async function systemsMain(argv: readonly string[]): Promise<number> {
+  return await execute({ command: systemsCommand, argv, main: _main });
+}
+
+// Stand-ins and dry runs read no key: every variable "holds" a placeholder that is never sent.
+const _PLACEHOLDER_ENV = new Proxy({}, { get: () => "placeholder" }) as Record<string, string>;
+
+async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
+  const v = parsed.values;
+  const spec = systemSpec(v.system);
+  const { dryRun, pipelineCheck } = v;
+  const modes: ManagementMode[] = {
+    on: ["M1"],
+    off: ["M0"],
+    both: ["M0", "M1"],
+  }[v.management] as ManagementMode[];
+  const agentSpec = v.model !== undefined ? `llm:${v.model}` : v.agent;
   const agentModel = agentSpec.startsWith("llm:") ? agentSpec.slice(4) : null;
-  if (!agentModel && !agentSpec.startsWith("reference")) {
-    throw new CliError(
-      `--agent: expected llm:ID or reference[:PERSONA], got ${JSON.stringify(agentSpec)}`,
-    );
-  }
-  if (!pipelineCheck && !dryRun && !agentModel) {
-    throw new CliError(
-      `--agent: a real run needs a model agent (--agent llm:ID or --model ID); ` +
-        `${
-          JSON.stringify(agentSpec)
-        } is the offline simulator (use --pipeline-check for an offline check)`,
-    );
-  }
-  if (spec.needsServer && !pipelineCheck && !dryRun && !str("hindsight-url")) {
-    throw new CliError(
-      "--system hindsight needs --hindsight-url URL (the Hindsight server you run)",
-    );
-  }
-  const systemModel = str("system-model") ?? agentModel ?? "gpt-5.4-mini";
+  const systemModel = v.systemModel ?? agentModel ?? "gpt-5.4-mini";
   if (!pipelineCheck && !dryRun) {
     // Every key is checked before anything is created (the cache file included).
-    const ids = [agentModel!, ...(judgeSpec.startsWith("llm:") ? [judgeSpec.slice(4)] : [])];
-    for (const id of ids) resolveModelEndpoint({ id, baseUrl: str("base-url") });
+    const ids = [agentModel!, ...(v.judge.startsWith("llm:") ? [v.judge.slice(4)] : [])];
+    for (const id of ids) resolveModelEndpoint({ id, baseUrl: v.baseUrl });
     if (spec.needsModels) {
-      resolveModelEndpoint({
-        id: systemModel,
-        baseUrl: str("base-url"),
-        apiKeyEnv: str("api-key-env"),
-      });
-      const keyEnv = str("embedding-key-env")!;
-      if (!Deno.env.get(keyEnv)) {
+      resolveModelEndpoint({ id: systemModel, baseUrl: v.baseUrl, apiKeyEnv: v.apiKeyEnv });
+      if (!Deno.env.get(v.embeddingKeyEnv)) {
         throw new CliError(
-          `--embedding-key-env: environment variable ${keyEnv} is not set (it must hold the key of ${
-            str("embedding-model")
-          })`,
+          `--embedding-key-env: environment variable ${v.embeddingKeyEnv} is not set (it must ` +
+            `hold the key of ${v.embeddingModel})`,
         );
       }
     }
   }
-  const out = str("out");
-  const tmp = out ? `${out}.partial` : "";
-  if (flag("resume") && out && !await _exists(tmp) && await _exists(out)) {
+  const out = v.out ?? "";
+  const tmp = `${out}.partial`;
+  const perTask = rowsPerSystemTask({ modes: modes.length, ks: new Set(v.k).size });
+  const read = (path: string) =>
+    readRowsFile<SystemRow>({ path, schema: SystemRow, key: systemTaskKey, rowsPerKey: perTask });
+  // What is already done: resume keeps the complete tasks of OUT.partial; retry-errors reruns
+  // the tasks of OUT that have an error row.
+  let previous: SystemRow[] = [];
+  let select: ((key: string) => boolean) | undefined;
+  if (v.resume && !await _exists(tmp) && await _exists(out)) {
     console.log(`${out} is complete; nothing to resume.`);
-    return;
+    return 0;
+  }
+  if (v.retryErrors) {
+    if (!await _exists(out)) {
+      throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(out)}`);
+    }
+    previous = (await read(out)).rows;
+    if (previous.length === 0) {
+      throw new CliError(`--retry-errors: ${JSON.stringify(out)} holds no complete system rows`);
+    }
+    const failed = new Set(previous.filter((r) => r.error !== null).map(systemTaskKey));
+    select = (key) => failed.has(key);
   }
 
-  let check: PipelineCheck | null = null;
   const stops: (() => Promise<void> | void)[] = [];
   try {
     const answers = dryRun ? await dryRunAnswers() : undefined;
+    let check: PipelineCheck | null = null;
     if (pipelineCheck) {
       check = await startPipelineCheck({});
       stops.push(() => check!.close());
     }
     // A pipeline check keeps its throwaway answers out of the real cache.
-    const cachePath = pipelineCheck ? ":memory:" : str("cache")!;
+    const cachePath = pipelineCheck ? ":memory:" : v.cache;
     const cache = new ResponseCache({ path: cachePath });
     stops.push(() => cache.close());
-    const limiter = new RequestLimiter({ concurrency: 2 * concurrency });
-    // Stand-ins and dry runs read no key: every variable "holds" a placeholder never sent.
-    const keyEnv = pipelineCheck || dryRun
-      ? new Proxy({}, { get: () => "placeholder" }) as Record<string, string>
-      : undefined;
-    // Agent and judge: their own setup (same cache file); misses are counted in a dry run.
+    const limiter = new RequestLimiter({ concurrency: 2 * v.concurrency });
+    const env = pipelineCheck || dryRun ? _PLACEHOLDER_ENV : undefined;
+    // Agent and judge: their own setup over the same cache file; a dry run counts their misses.
     const agentMisses = { requests: 0, promptTokens: 0, completionTokens: 0 };
     const models = modelSetup({
       cachePath,
-      baseUrl: check?.baseUrl ?? str("base-url"),
-      concurrency: 2 * concurrency,
-      maxRetries,
-      timeoutMs,
-      judge: judgeSpec,
-      ...(keyEnv && { env: keyEnv }),
+      baseUrl: check?.baseUrl ?? v.baseUrl,
+      concurrency: 2 * v.concurrency,
+      maxRetries: v.maxRetries,
+      timeoutMs: v.timeout,
+      judge: v.judge,
+      ...(env && { env }),
       ...(answers && {
         onMiss: async (miss: CacheMiss) => {
           const r = await answers.chat(miss);
@@ -301,100 +320,118 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
       }),
     });
     stops.push(() => models.close());
-    const agents = resolveAgents({ specs: [agentSpec], factories: { llm: models.agentFactory } });
-    if (agents.length !== 1) {
-      throw new CliError(`--agent: expected one agent, got ${JSON.stringify(agentSpec)}`);
-    }
-    let instances = await loadDataset({ name: str("dataset")!, seed, bankSize, traceLoad: 1 });
-    if (limit) instances = instances.slice(0, limit);
+    const [agent] = resolveAgents({ specs: [agentSpec], factories: { llm: models.agentFactory } });
+    let instances = await loadDataset({
+      name: v.dataset,
+      seed: v.seed,
+      bankSize: v.bankSize,
+      traceLoad: 1,
+    });
+    if (v.limit) instances = instances.slice(0, v.limit);
 
-    // A dry run of Hindsight talks to a local stand-in (never to your server).
-    const dryHindsight = dryRun && spec.needsServer ? await startPipelineCheck({}) : null;
-    if (dryHindsight) stops.push(() => dryHindsight.close());
+    // A dry run of Hindsight talks to a local stand-in, never to your server.
+    const local = dryRun && spec.needsServer ? await startPipelineCheck({}) : null;
+    if (local) stops.push(() => local.close());
+    const standIn = check ?? local;
     const system = systemSetup({
       name: spec.name,
       chatModel: check ? "pipeline-check" : systemModel,
-      baseUrl: check?.baseUrl ?? str("base-url"),
-      apiKeyEnv: str("api-key-env"),
-      embeddingModel: str("embedding-model")!,
-      embeddingBaseUrl: check?.baseUrl ?? str("embedding-base-url"),
-      embeddingKeyEnv: check ? "OPENAI_API_KEY" : str("embedding-key-env"),
-      hindsightUrl: check?.hindsightUrl ?? dryHindsight?.hindsightUrl ?? str("hindsight-url"),
-      hindsightApiKey: check || dryHindsight ? undefined : Deno.env.get("HINDSIGHT_API_KEY"),
-      hindsightPollMs: check || dryHindsight ? 2 : undefined,
-      cache: dryHindsight ? undefined : cache,
+      baseUrl: check?.baseUrl ?? v.baseUrl,
+      apiKeyEnv: v.apiKeyEnv,
+      embeddingModel: v.embeddingModel,
+      embeddingBaseUrl: check?.baseUrl ?? v.embeddingBaseUrl,
+      embeddingKeyEnv: check ? "OPENAI_API_KEY" : v.embeddingKeyEnv,
+      hindsightUrl: standIn?.hindsightUrl ?? v.hindsightUrl,
+      hindsightApiKey: standIn ? undefined : Deno.env.get("HINDSIGHT_API_KEY"),
+      hindsightPollMs: standIn ? 2 : undefined,
+      cache: local ? undefined : cache,
       limiter,
-      maxRetries,
-      timeoutMs,
-      ...(keyEnv && { env: keyEnv }),
+      maxRetries: v.maxRetries,
+      timeoutMs: v.timeout,
+      ...(env && { env }),
       ...(answers && { dryRun: answers }),
     });
 
-    let select: ((key: string) => boolean) | undefined;
-    let kept = 0;
-    const perTask = rowsPerSystemTask({ modes: modes.length, ks: new Set(ks).size });
-    if (flag("resume") && await _exists(tmp)) {
-      const { rows, keys } = await readRowsFile<SystemRow>({
-        path: tmp,
-        schema: SystemRow,
-        key: systemTaskKey,
-        rowsPerKey: perTask,
-      });
-      kept = rows.length;
+    if (v.resume && await _exists(tmp)) {
+      const { rows, keys } = await read(tmp);
+      previous = rows;
       select = (key) => !keys.has(key);
       await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
     }
     if (pipelineCheck) console.error(PIPELINE_CHECK_BANNER);
-    const file = dryRun ? null : await Deno.open(tmp, {
-      write: true,
-      create: true,
-      truncate: !select,
-      append: !!select,
-    });
     const encoder = new TextEncoder();
     const rowTokens = { promptTokens: 0, completionTokens: 0 };
+    const fresh: SystemRow[] = [];
+    // Opened at the first rows, so a run that fails before any row leaves no file behind.
+    let file: Deno.FsFile | undefined;
+    const open = async () =>
+      file ??= await Deno.open(tmp, {
+        write: true,
+        create: true,
+        truncate: !v.resume,
+        append: v.resume,
+      });
     const started = performance.now();
-    let n = 0;
     try {
       await measureSystem({
         system,
         instances,
-        attacks,
+        attacks: v.attack as ("minja" | "sleeper")[],
         modes,
-        ks,
-        agent: agents[0],
+        ks: v.k,
+        agent,
         judge: models.judge,
-        runId: `${spec.name}-${str("dataset")}-${seed}`,
-        seed,
-        trials,
-        dataset: str("dataset")!,
+        runId: `${spec.name}-${v.dataset}-${v.seed}`,
+        seed: v.seed,
+        trials: v.trials,
+        dataset: v.dataset,
         pipelineCheck,
-        concurrency,
+        concurrency: v.concurrency,
         select,
         onRows: async (rows) => {
-          n += rows.length;
+          fresh.push(...rows);
           for (const r of rows) {
             rowTokens.promptTokens += r.promptTokens ?? 0;
             rowTokens.completionTokens += r.completionTokens ?? 0;
           }
-          // One write per task: a kill tears at most the last task, which resume reruns.
-          await file?.write(encoder.encode(rows.map((r) => JSON.stringify(r) + "\n").join("")));
+          // One write per task: a kill tears at most the last task, which --resume reruns.
+          if (!dryRun && !v.retryErrors) {
+            await (await open()).write(
+              encoder.encode(rows.map((r) => JSON.stringify(r) + "\n").join("")),
+            );
+          }
         },
       });
+      if (!dryRun && !v.retryErrors) await open();
     } finally {
       file?.close();
     }
-    if (out && !dryRun) await Deno.rename(tmp, out);
-    const stats = models.stats();
+    let rows = [...previous, ...fresh];
+    if (v.retryErrors) {
+      // Each redone task replaces its rows where they were.
+      const redone = new Map<string, SystemRow[]>();
+      for (const r of fresh) {
+        redone.set(systemTaskKey(r), [...(redone.get(systemTaskKey(r)) ?? []), r]);
+      }
+      const placed = new Set<string>();
+      rows = previous.flatMap((r) => {
+        const key = systemTaskKey(r);
+        if (!redone.has(key)) return [r];
+        if (placed.has(key)) return [];
+        placed.add(key);
+        return redone.get(key)!;
+      });
+      await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    }
+    if (!dryRun) await Deno.rename(tmp, out);
     // A real run's agent and judge tokens are the rows' (cache hits included).
-    const agentUsage = dryRun ? agentMisses : { requests: stats.requests, ...rowTokens };
-    const tasks = n / perTask;
-    const title = dryRun
-      ? `DRY RUN (nothing sent; replies scripted as in a pipeline check, so a real model's ` +
-        `replies change the counts): ${spec.name}, ${tasks} tasks (instance x attack x trial)`
-      : `${spec.name}: requests sent${pipelineCheck ? " (PIPELINE CHECK)" : ""}, ${tasks} tasks`;
+    const agentUsage = dryRun ? agentMisses : { requests: models.stats().requests, ...rowTokens };
+    const tasks = fresh.length / perTask;
     console.log(formatPlan({
-      title,
+      title: dryRun
+        ? `DRY RUN (nothing sent; replies scripted as in a pipeline check, so a real model's ` +
+          `replies change the counts): ${spec.name}, ${tasks} tasks (instance x attack x trial)`
+        : `${spec.name}: requests sent${pipelineCheck ? " (PIPELINE CHECK)" : ""}, ${tasks} tasks`,
       lines: planLines({
         chatModel: system.chatModel,
         usage: system.port?.usage ?? new Map(),
@@ -402,15 +439,30 @@ export async function systemsMain(argv: readonly string[]): Promise<void> {
       }),
       hindsight: (system as { stats?: HindsightStats }).stats,
     }));
-    if (!dryRun) {
+    if (dryRun) return 0;
+    if (agent.simulated) {
       console.log(
-        `${n + kept} rows -> ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s` +
-          (kept ? ` (${kept} kept from ${tmp})` : "") + (pipelineCheck ? " (PIPELINE CHECK)" : ""),
+        "Agent: offline reference agent (a simulator for teaching and smoke runs, not a real model).",
       );
     }
+    console.log(
+      `${rows.length} rows -> ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+        (pipelineCheck ? " (PIPELINE CHECK: not a measurement of the system)" : ""),
+    );
+    return errorRowsExit({
+      name: "systems",
+      summary: errorSummary({ rows }),
+      retry: commandLine({
+        name: "systems",
+        argv: parsed.argv,
+        drop: ["resume", "retry-errors", "allow-errors"],
+        add: ["--retry-errors"],
+      }),
+      allowErrors: v.allowErrors,
+    });
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
 }
 
-if (import.meta.main) await runCli("systems", () => systemsMain(Deno.args));
+if (import.meta.main) await runCommand(systemsCommand, _main);

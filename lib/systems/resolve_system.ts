@@ -30,14 +30,14 @@ export const SYSTEMS: readonly SystemSpec[] = [
     display: "Mem0",
     needsModels: true,
     needsServer: false,
-    summary: "mem0ai 3.3.1 in process (what `npm install mem0ai` gives today)",
+    summary: "mem0ai 3.3.1 in process, what `npm install mem0ai` gives today",
   },
   {
     name: "mem0-classic",
     display: "Mem0",
     needsModels: true,
     needsServer: false,
-    summary: "mem0ai 2.4.6 in process (the ADD/UPDATE/DELETE decision the paper measured)",
+    summary: "mem0ai 2.4.6 in process, with the ADD/UPDATE/DELETE decision step",
   },
   {
     name: "hindsight",
@@ -58,7 +58,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
     display: "A-MEM",
     needsModels: true,
     needsServer: false,
-    summary: "TypeScript port of WujiangXu/A-mem@0c8039f (the NeurIPS paper's code)",
+    summary: "TypeScript port of WujiangXu/A-mem@0c8039f, the NeurIPS paper's code",
   },
 ];
 

@@ -7,6 +7,7 @@ import { notebooksCommand } from "../../lib/cli/notebooks.ts";
 import { reproduceCommand } from "../../lib/cli/reproduce.ts";
 import { summarizeCommand } from "../../lib/cli/summarize.ts";
 import { sweepCommand } from "../../lib/cli/sweep_args.ts";
+import { systemsCommand } from "../../lib/cli/systems.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -33,6 +34,7 @@ const CASES: [string, string[], Command<Record<string, OptionSpec>>][] = [
   ["data", ["lib/cli/data.ts"], dataCommand as never],
   ["notebooks", ["lib/cli/notebooks.ts"], notebooksCommand as never],
   ["summarize", ["lib/cli/summarize.ts"], summarizeCommand as never],
+  ["systems", ["lib/cli/systems.ts"], systemsCommand as never],
 ];
 
 for (const [name, script, command] of CASES) {

@@ -25,14 +25,20 @@ Deno.test("systems CLI: bad input is one line, exit 2, no file", async () => {
     const cases: [string[], RegExp][] = [
       [
         ["--system", "zep"],
-        /^memgauge systems: --system: unknown system "zep" \(expected one of mem0, /,
+        /^memgauge systems: --system: expected one of mem0\|mem0-classic\|hindsight\|langmem\|amem, got "zep"$/,
       ],
       [
         ["--system", "mem0", "--management", "sometimes"],
-        /--management: expected on, off or both, got "sometimes"/,
+        /^memgauge systems: --management: expected one of on\|off\|both, got "sometimes"$/,
       ],
-      [["--system", "mem0", "--k", "0"], /--k: expected an integer in 1-20, got "0"/],
-      [["--system", "mem0", "--k", "3,21"], /--k: expected an integer in 1-20, got "21"/],
+      [
+        ["--system", "mem0", "--k", "0"],
+        /^memgauge systems: --k: "0" is invalid \(expected K >= 1\)$/,
+      ],
+      [
+        ["--system", "mem0", "--k", "3,21"],
+        /^memgauge systems: --k: "21" is invalid \(expected K <= 20\)$/,
+      ],
       [
         ["--system", "mem0"],
         /--agent: a real run needs a model agent .*"reference:balanced" is the offline simulator/,
@@ -61,13 +67,15 @@ async function _plan(argv: string[]): Promise<{ chat: number; embed: number; tex
   const log = console.log, error = console.error;
   console.log = (...a: unknown[]) => lines.push(a.join(" "));
   console.error = () => {};
+  let code: number;
   try {
-    await systemsMain(argv);
+    code = await systemsMain(argv);
   } finally {
     console.log = log;
     console.error = error;
   }
   const text = lines.join("\n");
+  assert.equal(code, 0, text);
   const total = /^total\s+(\d+)\s+(\d+)/m.exec(text);
   assert.ok(total, text);
   return { chat: Number(total[1]), embed: Number(total[2]), text };
@@ -134,6 +142,38 @@ Deno.test("systems CLI: --resume completes a torn rows file without duplicates, 
     const resumed = await Deno.readTextFile(`${dir}/r.jsonl`);
     const strip = (t: string) => t.replace(/"latencyMs":[0-9.]+/g, '"latencyMs":0');
     assert.equal(strip(resumed), strip(full));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("systems CLI: --retry-errors reruns only the tasks with error rows, in place", async () => {
+  const dir = await Deno.makeTempDir();
+  const args = ["--system", "langmem", "--pipeline-check", "--limit", "2", "--bank-size", "5"];
+  try {
+    await _plan([...args, "--out", `${dir}/rows.jsonl`]);
+    const good = await Deno.readTextFile(`${dir}/rows.jsonl`);
+    // One task (demo-02, sleeper) failed: its system rows are error rows.
+    const broken = good.trim().split("\n").map((line) => {
+      const r = JSON.parse(line);
+      if (r.instanceId !== "demo-02" || r.attack !== "sleeper" || r.condition === "nomemory") {
+        return line;
+      }
+      return JSON.stringify({
+        ...r,
+        output: null,
+        correct: null,
+        matchesTarget: null,
+        hedged: null,
+        error: "ModelCallError: boom",
+        contextIds: [],
+        contextSize: 0,
+      });
+    }).join("\n") + "\n";
+    await Deno.writeTextFile(`${dir}/rows.jsonl`, broken);
+    await _plan([...args, "--retry-errors", "--out", `${dir}/rows.jsonl`]);
+    const strip = (t: string) => t.replace(/"latencyMs":[0-9.]+/g, '"latencyMs":0');
+    assert.equal(strip(await Deno.readTextFile(`${dir}/rows.jsonl`)), strip(good));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
