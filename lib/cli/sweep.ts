@@ -50,6 +50,8 @@ async function _main(parsed: Parsed<typeof sweepCommand.spec.options>): Promise<
   const models = modelSetup({
     cachePath: args.cache,
     baseUrl: args.baseUrl,
+    apiKeyEnv: args.apiKeyEnv,
+    modelOptions: args.modelOptions,
     concurrency: args.concurrency,
     maxRetries: args.maxRetries,
     timeoutMs: args.timeoutMs,

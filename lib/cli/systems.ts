@@ -112,12 +112,8 @@ export const SYSTEMS_OPTIONS = {
     default: "OPENAI_API_KEY",
   }),
   "base-url": MODEL_OPTIONS["base-url"],
-  "api-key-env": opt.string({
-    description: "The variable holding the key of a --system-model outside the catalog.",
-    placeholder: "VAR",
-    example: "LOCAL_KEY",
-    defaultText: "OPENAI_API_KEY",
-  }),
+  "api-key-env": MODEL_OPTIONS["api-key-env"],
+  "model-option": MODEL_OPTIONS["model-option"],
   "hindsight-url": opt.string({
     description: "Your Hindsight server (its key, if it wants one, in $HINDSIGHT_API_KEY).",
     placeholder: "URL",
@@ -303,6 +299,7 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     const models = modelSetup({
       cachePath,
       baseUrl: check?.baseUrl ?? v.baseUrl,
+      ...(!check && { apiKeyEnv: v.apiKeyEnv, modelOptions: v.modelOption }),
       concurrency: 2 * v.concurrency,
       maxRetries: v.maxRetries,
       timeoutMs: v.timeout,
@@ -335,6 +332,9 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     const standIn = check ?? local;
     const system = systemSetup({
       name: spec.name,
+      // The system's chat model is a client of the same setup: one cache, its endpoint's limiter.
+      ...(spec.needsModels &&
+        { chatClient: models.client(check ? "pipeline-check" : systemModel) }),
       chatModel: check ? "pipeline-check" : systemModel,
       baseUrl: check?.baseUrl ?? v.baseUrl,
       apiKeyEnv: v.apiKeyEnv,
@@ -425,7 +425,23 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     }
     if (!dryRun) await Deno.rename(tmp, out);
     // A real run's agent and judge tokens are the rows' (cache hits included).
-    const agentUsage = dryRun ? agentMisses : { requests: models.stats().requests, ...rowTokens };
+    // The setup's counters include the system's chat calls; the plan lists those apart.
+    const own = [...(system.port?.usage.values() ?? [])].reduce(
+      (t, u) => ({
+        requests: t.requests + u.chatRequests,
+        promptTokens: t.promptTokens + u.promptTokens,
+        completionTokens: t.completionTokens + u.completionTokens,
+      }),
+      { requests: 0, promptTokens: 0, completionTokens: 0 },
+    );
+    // A real run's agent and judge tokens are the rows' (cache hits included).
+    const agentUsage = dryRun
+      ? {
+        requests: agentMisses.requests - own.requests,
+        promptTokens: agentMisses.promptTokens - own.promptTokens,
+        completionTokens: agentMisses.completionTokens - own.completionTokens,
+      }
+      : { requests: Math.max(0, models.stats().requests - own.requests), ...rowTokens };
     const tasks = fresh.length / perTask;
     console.log(formatPlan({
       title: dryRun

@@ -68,6 +68,10 @@ export const SystemRow = z.object({
   hedged: z.boolean().nullable(),
   judgeModel: z.string().nullable(),
   judgePromptHash: z.string().nullable(),
+  /** The agent model's reasoning, never part of `output`; null for the offline agent. */
+  reasoning: z.string().nullable(),
+  /** The finish reason of the agent's call, or of the call that failed the row; else null. */
+  stopReason: z.string().nullable(),
   /** Display name as in the paper's tables: Mem0, LangMem, A-MEM, Hindsight. */
   system: z.string().min(1),
   /** Library version or upstream repository and commit. */

@@ -122,6 +122,20 @@ export class EmbeddingClient {
     });
   }
 
+  // The cache holds chat replies, so a vector is kept as one: base64 float32 as `content`, its
+  // length as `promptTokens` (a value that does not decode to that length is dropped).
+  #cached(text: string): number[] | undefined {
+    const key = this.#key(text);
+    const hit = this.#cache?.get(key);
+    if (!hit) return undefined;
+    try {
+      const v = _fromBase64(hit.content);
+      if (v.length > 0 && v.length === hit.promptTokens) return v;
+    } catch { /* not a vector */ }
+    this.#cache!.delete(key);
+    return undefined;
+  }
+
   /** Vectors of `texts`, in order; one request for all texts no cache holds. */
   async embed(options: {
     /** Texts to embed (duplicates are embedded once). */
@@ -144,11 +158,11 @@ export class EmbeddingClient {
         cacheHits++;
         continue;
       }
-      const hit = this.#cache?.get(this.#key(text)) as { b64: string } | undefined;
+      const hit = this.#cached(text);
       if (hit) {
         this.stats.cacheHits++;
         cacheHits++;
-        this.#memo.set(text, Promise.resolve(_fromBase64(hit.b64)));
+        this.#memo.set(text, Promise.resolve(hit));
         continue;
       }
       missing.push(text);
@@ -204,7 +218,12 @@ export class EmbeddingClient {
           `${this.model}: asked for ${batch.length} embeddings, got ${vectors.length}`,
         );
       }
-      batch.forEach((text, j) => this.#cache?.set(this.#key(text), { b64: _toBase64(vectors[j]) }));
+      batch.forEach((text, j) =>
+        this.#cache?.set(this.#key(text), {
+          content: _toBase64(vectors[j]),
+          promptTokens: vectors[j].length,
+        })
+      );
       return vectors;
     } catch (e) {
       this.stats.errors++;

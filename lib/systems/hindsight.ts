@@ -137,8 +137,15 @@ async function _session(
     body: { fingerprint: open.fingerprint, modes: [...open.modes].sort(), observations },
     trial: open.trial,
   });
-  const recorded = options.cache?.get(key) as _Transcript | undefined;
-  if (recorded) {
+  // The cache holds chat replies: a session is kept as one, its JSON as `content`.
+  let recorded: _Transcript | undefined;
+  try {
+    const hit = options.cache?.get(key);
+    recorded = hit ? JSON.parse(hit.content) : undefined;
+  } catch {
+    recorded = undefined;
+  }
+  if (recorded?.records && recorded.searches && recorded.received) {
     ctx.stats.replayed++;
     return _replay(recorded);
   }
@@ -290,7 +297,7 @@ async function _session(
     close() {
       // Only a session that ran to the end is kept: a rerun replays it without a request.
       if (!failed && Object.keys(transcript.searches).length > 0) {
-        options.cache?.set(key, transcript);
+        options.cache?.set(key, { content: JSON.stringify(transcript) });
       }
       return Promise.resolve();
     },

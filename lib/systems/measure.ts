@@ -222,6 +222,11 @@ function _message(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
+function _stopReason(e: unknown): string | null {
+  const reason = (e as { stopReason?: unknown } | null)?.stopReason;
+  return typeof reason === "string" ? reason : null;
+}
+
 function _sum(a: number | null | undefined, b: number | null | undefined): number | null {
   return a == null && b == null ? null : (a ?? 0) + (b ?? 0);
 }
@@ -368,6 +373,8 @@ async function _measureOne(
         cacheHit: usage?.cacheHit ?? null,
         promptTokens: usage?.promptTokens ?? null,
         completionTokens: usage?.completionTokens ?? null,
+        reasoning: out.reasoning ?? null,
+        stopReason: out.stopReason ?? null,
       };
     } catch (e) {
       return {
@@ -380,6 +387,8 @@ async function _measureOne(
         cacheHit: null,
         promptTokens: null,
         completionTokens: null,
+        reasoning: null,
+        stopReason: _stopReason(e),
       };
     }
   };
@@ -537,6 +546,8 @@ async function _measureOne(
             cacheHit: null,
             promptTokens: null,
             completionTokens: null,
+            reasoning: null,
+            stopReason: _stopReason(e),
             management: mode,
             rsrHit: null,
             traceHit: null,

@@ -95,6 +95,8 @@ export async function dryRunAnswers(): Promise<{
       // The stand-in's token estimate, so a dry run's tokens match a pipeline check's.
       return Promise.resolve({
         content,
+        reasoning: null,
+        stopReason: "stop",
         cacheHit,
         promptTokens: JSON.stringify(body.messages ?? []).length >> 2,
         completionTokens: content.length >> 2,

@@ -54,8 +54,10 @@ export interface SystemCalls {
     messages: ChatMessage[];
     /** OpenAI `response_format`; default none. */
     responseFormat?: Record<string, unknown>;
-    /** Maximum completion tokens, where the upstream sets one; default the provider's. */
+    /** Maximum completion tokens, where the upstream sets one; default the endpoint's. */
     maxTokens?: number;
+    /** Throws for a reply the system cannot use: it is not cached and the call fails. */
+    validate?: (content: string) => void;
     phase: CallPhase;
   }): Promise<string>;
   /** One vector per text, in order. */
@@ -122,7 +124,7 @@ export class SystemPort {
     trial: number;
   }): SystemCalls {
     return {
-      chat: async ({ messages, responseFormat, maxTokens, phase }) => {
+      chat: async ({ messages, responseFormat, maxTokens, validate, phase }) => {
         if (!this.chatClient) {
           throw new TypeError("this system has no chat model (it was configured without one)");
         }
@@ -130,6 +132,7 @@ export class SystemPort {
           messages,
           ...(responseFormat && { responseFormat }),
           ...(maxTokens !== undefined && { maxTokens }),
+          ...(validate && { validate: (r: { content: string }) => validate(r.content) }),
           seed: options.seed,
           trial: options.trial,
         };

@@ -16,6 +16,12 @@ import { SystemPort } from "./system_port.ts";
 export interface SystemSetupOptions {
   /** `--system` name. */
   name: string;
+  /**
+   * The system's chat client, when the caller already has one (a `modelSetup` client shares the
+   * run's cache and its endpoint's limiter with the agent); default one built here from
+   * `chatModel`, `baseUrl` and `apiKeyEnv`.
+   */
+  chatClient?: ModelClient;
   /** The system's chat model: a catalog id, or with `baseUrl` any model name. */
   chatModel: string;
   /** Base URL of the chat model; default the catalog's. */
@@ -69,7 +75,7 @@ export function systemSetup(options: SystemSetupOptions): MemorySystem {
     : options.env ?? Deno.env.toObject();
   let port = new SystemPort({ chat: null, embedder: null });
   if (spec.needsModels) {
-    const chat = new ModelClient({
+    const chat = options.chatClient ?? new ModelClient({
       endpoint: resolveModelEndpoint({
         id: options.chatModel,
         baseUrl: options.baseUrl,

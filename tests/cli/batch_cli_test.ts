@@ -122,6 +122,7 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
               choices: [{
                 index: 0,
                 message: { role: "assistant", content: majorityReply(l.body) },
+                finish_reason: "stop",
               }],
               usage: { prompt_tokens: 10, completion_tokens: 2 },
             },

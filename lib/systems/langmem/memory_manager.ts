@@ -213,6 +213,13 @@ export async function manageMemories(options: ManageMemoriesOptions): Promise<Ma
     { role: "system", content: `${system}\n\n${emulation}` },
     { role: "user", content: user },
   ];
+  const parse = (reply: string): unknown => {
+    const parsed = JSON.parse(reply.slice(reply.indexOf("{"), reply.lastIndexOf("}") + 1));
+    if (!Array.isArray((parsed as { tool_calls?: unknown })?.tool_calls)) {
+      throw new TypeError("no tool_calls list");
+    }
+    return parsed;
+  };
   const reply = await options.calls.chat({
     messages,
     responseFormat: {
@@ -242,17 +249,20 @@ export async function manageMemories(options: ManageMemoriesOptions): Promise<Ma
       },
     },
     phase: options.phase,
+    // A reply that is no list of tool calls fails the call and is not cached (a rerun asks again).
+    validate: (content) => {
+      try {
+        parse(content);
+      } catch {
+        throw new TypeError(
+          `langmem: the model's reply is not a JSON object of tool calls, got ${
+            JSON.stringify(content.slice(0, 120))
+          }`,
+        );
+      }
+    },
   });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(reply.slice(reply.indexOf("{"), reply.lastIndexOf("}") + 1));
-  } catch {
-    throw new TypeError(
-      `langmem: the model's reply is not a JSON object of tool calls, got ${
-        JSON.stringify(reply.slice(0, 120))
-      }`,
-    );
-  }
+  const parsed = parse(reply);
   const list = (parsed as { tool_calls?: unknown }).tool_calls;
   const known = new Map(existing.map((e) => [e.id, e.content]));
   const actions: ManagerAction[] = [];
