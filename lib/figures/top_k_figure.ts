@@ -63,7 +63,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     height: 300,
     marginLeft: 48,
     marginBottom: 40,
-    style: { fontSize: "11px" },
+    style: { fontSize: "13px" },
     fx: { label: null, domain: _METRICS.map((m) => _LABELS[m]) },
     x: { label: "retrieval budget K →", ticks: [1, 3, 5, 7], tickFormat: "d", inset: 8 },
     y: { label: "rate (%)", domain: [0, 100], grid: true },
@@ -94,6 +94,6 @@ export function topKFigure(options: TopKFigureOptions): Element {
       : options.measured
       ? "Solid: the paper's published values (M0, |B| = 100); dashed: measured by the kit."
       : "The paper's published values (M0, |B| = 100). Not measured offline: the kit measures real systems " +
-        "with `deno task systems` against a model endpoint (notebook 05); offline pipeline checks are not measurements.",
+        "with `deno task systems` against a model endpoint (notebook 06); offline pipeline checks are not measurements.",
   });
 }
