@@ -71,7 +71,9 @@ export * from "./models/check_endpoint.ts";
 
 // Agents and judges
 export * from "./agents/llm_agent.ts";
-export * from "./judges/agentevals_judge.ts";
+export * from "./judges/llm_judge.ts";
+export * from "./judges/self_judge.ts";
+export * from "./judges/format_trajectory.ts";
 export * from "./agents/agent.ts";
 export * from "./agents/agent_spec.ts";
 export * from "./agents/mechanisms.ts";
@@ -79,6 +81,8 @@ export * from "./agents/mechanisms/instructions.ts";
 export * from "./agents/personas.ts";
 export * from "./agents/reference_agent.ts";
 export * from "./agents/resolve_agents.ts";
+export * from "./agents/memory_prompt.ts";
+export * from "./agents/search_memory_tool.ts";
 export * from "./agents/simulator_caveat.ts";
 export * from "./judges/judge.ts";
 export * from "./judges/deterministic_judge.ts";
@@ -114,6 +118,7 @@ export * from "./run/run_pair.ts";
 export * from "./run/run_sweep.ts";
 export * from "./run/sweep_resources.ts";
 export * from "./run/sweep.ts";
+export * from "./run/counterfactual.ts";
 export * from "./run/progress.ts";
 export * from "./run/quick_summary.ts";
 export * from "./run/error_summary.ts";
@@ -177,6 +182,7 @@ export * from "./figures/paper_tables.ts";
 export * from "./figures/figure3_stages.ts";
 export * from "./figures/stage_figure.ts";
 export * from "./figures/mid_figure.ts";
+export * from "./figures/counterfactual_figure.ts";
 export * from "./figures/top_k_figure.ts";
 
 // Existing memory systems (Mem0, LangMem, A-MEM, Hindsight)

@@ -99,16 +99,21 @@ export const reproduceCommand = defineCommand({
         }, or a path ending in .json)`,
       );
     }
-    checkModelIds({ agent: v.agent, judge: [v.judge] }, v.baseUrl);
+    checkModelIds({ agent: v.agent, judge: [_judge(v)] }, v.baseUrl);
   },
 });
+
+/** `--judge`, or the default for the agents (`llm:self` for llm: agents, else deterministic). */
+function _judge(v: { judge?: string; agent: string[] }): string {
+  return v.judge ?? (v.agent.every((a) => a.startsWith("llm:")) ? "llm:self" : "deterministic");
+}
 
 async function _main(parsed: Parsed<typeof reproduceCommand.spec.options>): Promise<number> {
   const v = parsed.values;
   // Same agent resolution as the sweep CLI and the notebooks.
   const models = modelSetup({
     baseUrl: v.baseUrl,
-    judge: v.judge,
+    judge: _judge(v),
     cachePath: v.cache,
     concurrency: v.concurrency,
     maxRetries: v.maxRetries,
@@ -254,7 +259,7 @@ async function _writeManifest(options: {
     command: commandLine({ name: "reproduce", argv: parsed.argv }),
     dataset: v.dataset,
     agents: v.agent,
-    judge: v.judge,
+    judge: _judge(v),
     seed: v.seed,
     limit: v.limit ?? null,
     rows: errors.rows,

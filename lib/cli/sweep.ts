@@ -40,7 +40,10 @@ async function _main(parsed: Parsed<typeof sweepCommand.spec.options>): Promise<
     if (!await _exists(args.out)) {
       throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(args.out)}`);
     }
-    finished = (await readRowsFile({ path: args.out })).rows;
+    finished = (await readRowsFile({
+      path: args.out,
+      counterfactual: args.counterfactual !== "none",
+    })).rows;
     if (finished.length === 0) {
       throw new CliError(
         `--retry-errors: ${JSON.stringify(args.out)} holds no complete trial rows of a sweep`,
@@ -56,6 +59,8 @@ async function _main(parsed: Parsed<typeof sweepCommand.spec.options>): Promise<
     maxRetries: args.maxRetries,
     timeoutMs: args.timeoutMs,
     judge: args.judge,
+    judgeScope: args.judgeScope,
+    memoryPlacement: args.memoryPlacement,
     writer: args.writer,
   });
   let rows: TrialRow[];
@@ -90,13 +95,17 @@ async function _run(
   let previous: TrialRow[] = [];
   let select: ((key: string) => boolean) | undefined;
   if (args.resume && await _exists(tmp)) {
-    const { rows, keys } = await readRowsFile({ path: tmp });
+    const { rows, keys } = await readRowsFile({
+      path: tmp,
+      counterfactual: args.counterfactual !== "none",
+    });
     previous = rows;
     select = (key) => !keys.has(key);
     await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
   } else if (args.resume && await _exists(args.out)) {
     console.log(`${args.out} is complete; nothing to resume.`);
-    return (await readRowsFile({ path: args.out })).rows;
+    return (await readRowsFile({ path: args.out, counterfactual: args.counterfactual !== "none" }))
+      .rows;
   } else if (args.retryErrors) {
     previous = finished;
     const failed = new Set(previous.filter((r) => r.error !== null).map(trialKey));
@@ -138,10 +147,16 @@ async function _run(
   if (retrying) {
     const redone = new Map<string, TrialRow[]>();
     for (const r of fresh) redone.set(trialKey(r), [...(redone.get(trialKey(r)) ?? []), r]);
+    // A redone pair trial's fresh rows (both conditions and any counterfactual reruns) take
+    // the place of all its old rows.
+    const placed = new Set<string>();
     rows = previous.flatMap((r) => {
-      const again = redone.get(trialKey(r));
+      const key = trialKey(r);
+      const again = redone.get(key);
       if (!again) return [r];
-      return again.filter((n) => n.condition === r.condition);
+      if (placed.has(key)) return [];
+      placed.add(key);
+      return again;
     });
     await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
   }

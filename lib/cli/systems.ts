@@ -12,6 +12,7 @@ import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
+import { defaultJudgeSpec } from "../run/sweep.ts";
 import { readRowsFile } from "../run/rows_file.ts";
 import type { HindsightStats } from "../systems/hindsight.ts";
 import { measureSystem, rowsPerSystemTask, systemTaskKey } from "../systems/measure.ts";
@@ -85,6 +86,8 @@ export const SYSTEMS_OPTIONS = {
     defaultText: "none",
   }),
   judge: MODEL_OPTIONS.judge,
+  "judge-scope": MODEL_OPTIONS["judge-scope"],
+  "memory-placement": SWEEP_OPTIONS["memory-placement"],
   "system-model": opt.string({
     description: "The chat model the system itself calls (a catalog id, or any name with " +
       "--base-url).",
@@ -211,13 +214,19 @@ export const systemsCommand = defineCommand({
     if (v.pipelineCheck) return;
     checkModelIds({
       [given("model") ? "model" : "agent"]: [agent],
-      judge: [v.judge],
+      judge: [_judge(v.judge, agent)],
       ...(systemSpec(v.system).needsModels && v.systemModel !== undefined
         ? { "system-model": [`llm:${v.systemModel}`] }
         : {}),
     }, v.baseUrl);
   },
 });
+
+/** `--judge`, or the default for the agent (`llm:self` for an llm: agent, else deterministic). */
+function _judge(judge: string | undefined, agent: string): string {
+  return judge ??
+    defaultJudgeSpec({ agents: [{ id: agent, simulated: !agent.startsWith("llm:") }] });
+}
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
@@ -243,7 +252,11 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
   const systemModel = v.systemModel ?? agentModel ?? "gpt-5.4-mini";
   if (!pipelineCheck && !dryRun) {
     // Every key is checked before anything is created (the cache file included).
-    const ids = [agentModel!, ...(v.judge.startsWith("llm:") ? [v.judge.slice(4)] : [])];
+    const judge = _judge(v.judge, agentSpec);
+    const ids = [
+      agentModel!,
+      ...(judge.startsWith("llm:") && judge !== "llm:self" ? [judge.slice(4)] : []),
+    ];
     for (const id of ids) resolveModelEndpoint({ id, baseUrl: v.baseUrl });
     if (spec.needsModels) {
       resolveModelEndpoint({ id: systemModel, baseUrl: v.baseUrl, apiKeyEnv: v.apiKeyEnv });
@@ -303,7 +316,9 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       concurrency: 2 * v.concurrency,
       maxRetries: v.maxRetries,
       timeoutMs: v.timeout,
-      judge: v.judge,
+      judge: _judge(v.judge, agentSpec),
+      judgeScope: v.judgeScope,
+      memoryPlacement: v.memoryPlacement,
       ...(env && { env }),
       ...(answers && {
         onMiss: async (miss: CacheMiss) => {

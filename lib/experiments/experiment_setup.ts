@@ -104,7 +104,7 @@ export function agentLabel(
 ): string {
   if (rows.length === 0) return "none";
   const judges = [...new Set(rows.map((r) => r.judgeModel).filter((j) => j != null))];
-  const judge = judges.length ? `; judge: agentevals LLM judge over ${judges.join(", ")}` : "";
+  const judge = judges.length ? `; judge: LLM judge over ${judges.join(", ")}` : "";
   if (rows.every((r) => r.simulated)) {
     return `offline reference agent (simulator, not a real model)${judge}`;
   }

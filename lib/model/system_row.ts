@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { Attack } from "./instance.ts";
-import { Condition } from "./trial_row.ts";
+import { Condition, JudgeScope, MemoryPlacement } from "./trial_row.ts";
 
 /** Native management switch of a system: M0 = its own management off, M1 = on. */
 export const ManagementMode = z.enum(["M0", "M1"]);
@@ -68,6 +68,10 @@ export const SystemRow = z.object({
   hedged: z.boolean().nullable(),
   judgeModel: z.string().nullable(),
   judgePromptHash: z.string().nullable(),
+  /** What the judge read (`answer` for the deterministic matcher too). */
+  judgeScope: JudgeScope,
+  /** Where the LLM agent was shown its memory; null for the offline reference agent. */
+  memoryPlacement: MemoryPlacement.nullable(),
   /** The agent model's reasoning, never part of `output`; null for the offline agent. */
   reasoning: z.string().nullable(),
   /** The finish reason of the agent's call, or of the call that failed the row; else null. */

@@ -69,6 +69,9 @@ export function jupyterProgress(options: {
   let errors = 0;
   let done = 0;
   return {
+    extend(more) {
+      total += more;
+    },
     start(n) {
       total = n;
       started = performance.now();

@@ -1,10 +1,12 @@
 /** Read a rows file written so far (possibly cut off mid-line by a kill). */
 import { TrialRow } from "../model/trial_row.ts";
+import { counterfactualCalls } from "./counterfactual.ts";
 import { trialKey } from "./run_pair.ts";
 
 /**
  * Parse the complete rows of a JSONL file, keeping only pair trials with both rows present
- * (a kill can cut the last write short). Returns the kept rows, in file order, and their keys.
+ * (a kill can cut the last write short) and, for a `--counterfactual loo` run, every rerun of
+ * their selected trials. Returns the kept rows, in file order, and their keys.
  *
  * @example
  * ```ts
@@ -21,13 +23,17 @@ export async function readRowsFile<R = TrialRow>(options: {
   path: string;
   /** Row schema each line must pass; default the controlled `TrialRow`. */
   schema?: { parse(row: unknown): unknown };
-  /** The resume unit a row belongs to; default `trialKey` (a pair trial). */
+  /**
+   * The resume unit a row belongs to, for rows other than pair trials (the systems' rows); with
+   * it, a unit is complete when it has `rowsPerKey` rows. Default: pair trials by `trialKey`.
+   */
   key?: (row: R) => string;
-  /** Rows a complete unit has; default 2 (a clean and a poisoned row). */
+  /** Rows a complete unit has when `key` is given; default 2. */
   rowsPerKey?: number;
+  /** The run reruns selected trials (`--counterfactual loo`); default false. Pair trials only. */
+  counterfactual?: boolean;
 }): Promise<{ rows: R[]; keys: Set<string> }> {
   const schema = options.schema ?? TrialRow;
-  const key = options.key ?? ((r: R) => trialKey(r as unknown as TrialRow));
   const text = await Deno.readTextFile(options.path);
   const rows: R[] = [];
   for (const line of text.split("\n")) {
@@ -41,8 +47,28 @@ export async function readRowsFile<R = TrialRow>(options: {
       // A torn final line from an interrupted write: drop it (its pair will be rerun).
     }
   }
-  const count = new Map<string, number>();
-  for (const r of rows) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
-  const kept = rows.filter((r) => count.get(key(r)) === (options.rowsPerKey ?? 2));
-  return { rows: kept, keys: new Set(kept.map(key)) };
+  if (options.key !== undefined) {
+    const key = options.key;
+    const count = new Map<string, number>();
+    for (const r of rows) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
+    const kept = rows.filter((r) => count.get(key(r)) === (options.rowsPerKey ?? 2));
+    return { rows: kept, keys: new Set(kept.map(key)) };
+  }
+  const pairs = rows as unknown as TrialRow[];
+  const originals = new Map<string, TrialRow[]>();
+  const reruns = new Map<string, number>();
+  for (const r of pairs) {
+    const key = trialKey(r);
+    if ((r.counterfactualOf ?? null) === null) {
+      originals.set(key, [...(originals.get(key) ?? []), r]);
+    } else reruns.set(key, (reruns.get(key) ?? 0) + 1);
+  }
+  const complete = (key: string) => {
+    const pair = originals.get(key) ?? [];
+    if (pair.length !== 2) return false;
+    const expected = options.counterfactual ? counterfactualCalls({ rows: pair }) : 0;
+    return (reruns.get(key) ?? 0) === expected;
+  };
+  const kept = pairs.filter((r) => complete(trialKey(r)));
+  return { rows: kept as unknown as R[], keys: new Set(kept.map(trialKey)) };
 }

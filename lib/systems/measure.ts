@@ -168,7 +168,7 @@ export interface MeasureSystemOptions {
  * const rows = await measureSystem({
  *   system: { name: "x", system: "X", version: "0", chatModel: null, embeddingModel: null, open: () => Promise.reject(new Error("unused")) },
  *   instances: [], agent: { id: "a", simulated: true, answer: () => Promise.resolve({ output: "" }) },
- *   judge: { id: "j", judge: () => Promise.resolve({ correct: false, matchesTarget: false }) },
+ *   judge: { id: "j", judge: () => Promise.resolve({ correct: false, matchesTarget: false, hedged: false }) },
  *   runId: "r", dataset: "demo", pipelineCheck: true,
  * });
  * assert.deepEqual(rows, []);
@@ -306,6 +306,8 @@ async function _measureOne(
     };
   };
 
+  // The judge of this agent's trials (`llm:self` resolves to the agent's own model).
+  const judge = options.judge.forAgent?.(options.agent) ?? options.judge;
   const base = {
     kind: "system" as const,
     runId: options.runId,
@@ -330,8 +332,10 @@ async function _measureOne(
     helpfulExposed: null,
     riskExposed: null,
     trial,
-    judgeModel: options.judge.model ?? null,
-    judgePromptHash: options.judge.promptHash ?? null,
+    judgeModel: judge.model ?? null,
+    judgePromptHash: judge.promptHash ?? null,
+    judgeScope: judge.scope ?? "answer",
+    memoryPlacement: options.agent.memoryPlacement ?? null,
     system: system.system,
     systemVersion: system.version,
     systemModel: system.chatModel,
@@ -349,9 +353,10 @@ async function _measureOne(
         seed,
         ...(trial !== 0 && { trial }),
       });
-      const verdict = await options.judge.judge({
+      const verdict = await judge.judge({
         instance,
         output: out.output,
+        reasoning: out.reasoning ?? null,
         trajectory: out.trajectory,
         ...(trial !== 0 && { trial }),
       });

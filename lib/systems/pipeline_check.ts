@@ -96,6 +96,7 @@ export async function dryRunAnswers(): Promise<{
       return Promise.resolve({
         content,
         reasoning: null,
+        toolCalls: [],
         stopReason: "stop",
         cacheHit,
         promptTokens: JSON.stringify(body.messages ?? []).length >> 2,

@@ -1,5 +1,5 @@
 /** Which stage of a sweep a model request belongs to, read from its prompt. */
-import { AGENT_SYSTEM_PROMPT } from "../../agents/llm_agent.ts";
+import { isAgentSystemPrompt } from "../../agents/memory_prompt.ts";
 import { RANKER_PROMPT } from "../../stages/writing/rankers/llm.ts";
 import { WRITER_PROMPT } from "../../stages/writing/writers/llm.ts";
 
@@ -18,9 +18,10 @@ export type BatchPhase = typeof BATCH_PHASES[number];
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { AGENT_SYSTEM_PROMPT } from "../../agents/llm_agent.ts";
+ * import { agentMessages } from "../../agents/memory_prompt.ts";
  * import { requestPhase } from "./request_phase.ts";
- * assert.equal(requestPhase({ messages: [{ role: "system", content: AGENT_SYSTEM_PROMPT }] }), "agent");
+ * const messages = agentMessages({ query: "Q?", context: [], placement: "system" });
+ * assert.equal(requestPhase({ messages }), "agent");
  * assert.equal(requestPhase({ messages: [{ role: "user", content: "grade this" }] }), "judge");
  * ```
  */
@@ -29,6 +30,6 @@ export function requestPhase(body: Record<string, unknown>): BatchPhase {
   const system = messages.find((m) => m?.role === "system")?.content;
   if (system === RANKER_PROMPT) return "ranking";
   if (system === WRITER_PROMPT) return "writing";
-  if (system === AGENT_SYSTEM_PROMPT) return "agent";
+  if (typeof system === "string" && isAgentSystemPrompt(system)) return "agent";
   return "judge";
 }
