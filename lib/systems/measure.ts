@@ -12,6 +12,8 @@ import type { MemoryRecord, RecordRole } from "../model/memory_record.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
 import type { SourceUnit } from "../model/source_unit.ts";
 import { stableId } from "../model/stable_id.ts";
+import { errorOutcome, errorRow } from "../run/error_row.ts";
+import { orderedPool } from "../run/worker_pool.ts";
 import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../model/system_row.ts";
 import type { Condition } from "../model/trial_row.ts";
 import { monthNumber } from "../text/months.ts";
@@ -192,39 +194,20 @@ export async function measureSystem(options: MeasureSystemOptions): Promise<Syst
     }
   }
   const rows: SystemRow[] = [];
-  // A bounded pool; results are emitted in task order whatever finishes first.
-  const results: Promise<SystemRow[]>[] = [];
-  const started: ((value: SystemRow[]) => void)[] = [];
-  tasks.forEach((_, i) => results.push(new Promise((resolve) => (started[i] = resolve))));
-  let next = 0;
-  const slots: Promise<void>[] = [];
-  for (let w = 0; w < Math.min(Math.max(1, options.concurrency ?? 4), tasks.length); w++) {
-    slots.push((async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        started[i](await _measureOne(options, ...tasks[i], ks, modes));
-      }
-    })());
-  }
-  for (const result of results) {
-    // Columns in contract order, whatever order the row was built in.
-    const taskRows = (await result).map((r) =>
-      Object.fromEntries(SYSTEM_ROW_COLUMNS.map((c) => [c, r[c]])) as SystemRow
-    );
-    rows.push(...taskRows);
-    await options.onRows?.(taskRows);
-  }
-  await Promise.all(slots);
+  await orderedPool({
+    items: tasks,
+    concurrency: Math.max(1, options.concurrency ?? 4),
+    run: (task) => _measureOne(options, ...task, ks, modes),
+    onResult: async (result) => {
+      // Columns in contract order, whatever order the row was built in.
+      const taskRows = result.map((r) =>
+        Object.fromEntries(SYSTEM_ROW_COLUMNS.map((c) => [c, r[c]])) as SystemRow
+      );
+      rows.push(...taskRows);
+      await options.onRows?.(taskRows);
+    },
+  });
   return rows;
-}
-
-function _message(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-}
-
-function _stopReason(e: unknown): string | null {
-  const reason = (e as { stopReason?: unknown } | null)?.stopReason;
-  return typeof reason === "string" ? reason : null;
 }
 
 function _sum(a: number | null | undefined, b: number | null | undefined): number | null {
@@ -382,19 +365,7 @@ async function _measureOne(
         stopReason: out.stopReason ?? null,
       };
     } catch (e) {
-      return {
-        output: null,
-        correct: null,
-        matchesTarget: null,
-        hedged: null,
-        error: _message(e),
-        latencyMs: 0,
-        cacheHit: null,
-        promptTokens: null,
-        completionTokens: null,
-        reasoning: null,
-        stopReason: _stopReason(e),
-      };
+      return errorOutcome({ error: e });
     }
   };
   const pairIdOf = (mode: ManagementMode, k: number | "nomemory") =>
@@ -526,37 +497,29 @@ async function _measureOne(
     return rows;
   } catch (e) {
     // A failed system call fails every system row of this task: error rows, never wrong answers.
-    const error = _message(e);
     const rows: SystemRow[] = [];
     for (const mode of modes) {
       for (const k of ks) {
         for (const condition of ["clean", "poisoned"] as const) {
-          rows.push({
-            ...base,
-            k,
-            pairId: pairIdOf(mode, k),
-            condition,
-            admittedHelpful: 0,
-            admittedRisk: 0,
-            helpfulInContext: false,
-            riskInContext: false,
-            contextIds: [],
-            contextSize: 0,
-            output: null,
-            correct: null,
-            matchesTarget: null,
-            hedged: null,
-            error,
-            latencyMs: 0,
-            cacheHit: null,
-            promptTokens: null,
-            completionTokens: null,
-            reasoning: null,
-            stopReason: _stopReason(e),
-            management: mode,
-            rsrHit: null,
-            traceHit: null,
-          });
+          rows.push(errorRow({
+            columns: SYSTEM_ROW_COLUMNS,
+            row: {
+              ...base,
+              k,
+              pairId: pairIdOf(mode, k),
+              condition,
+              admittedHelpful: 0,
+              admittedRisk: 0,
+              helpfulInContext: false,
+              riskInContext: false,
+              contextIds: [],
+              contextSize: 0,
+              management: mode,
+              rsrHit: null,
+              traceHit: null,
+            },
+            error: e,
+          }) as SystemRow);
         }
       }
       rows.push(await noMemory(mode));
