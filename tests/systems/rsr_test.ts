@@ -8,7 +8,10 @@ import { rsrHits } from "../../lib/systems/rsr.ts";
 import { demoInstances } from "./_setup.ts";
 
 // A verbatim store whose search returns the records of the given units, in that order.
-function _scripted(top: { clean: string[]; poisoned: string[] }): MemorySystem {
+function _scripted(
+  top: { clean: string[]; poisoned: string[] },
+  riskIds: ReadonlySet<string>,
+): MemorySystem {
   return {
     name: "scripted",
     system: "Scripted",
@@ -20,7 +23,7 @@ function _scripted(top: { clean: string[]; poisoned: string[] }): MemorySystem {
       let poisoned = false;
       return Promise.resolve({
         write({ unit }) {
-          if (unit.id.includes("/m/") || unit.id.includes("/s/")) poisoned = true;
+          if (riskIds.has(unit.id)) poisoned = true;
           records.push({ storeId: `s-${records.length}`, text: unit.text, unitIds: [unit.id] });
           return Promise.resolve();
         },
@@ -40,12 +43,16 @@ function _scripted(top: { clean: string[]; poisoned: string[] }): MemorySystem {
 Deno.test("measureSystem() counts an RSR hit only for the record carrying the evidence", async () => {
   const [instance] = await demoInstances(1, 5);
   // Poisoned top-1 is the record of MINJA's question echo "When is my dentist appointment?
-  // (see above)", which asserts nothing; clean top-1 is small talk from the helpful trace.
+  // (It was updated.)", which asserts nothing; clean top-1 is small talk from the helpful trace.
+  const minja = instance.risk.minja!.units;
+  const echo = minja.find((u) => u.asserts === null && /^When is/.test(u.text))!;
+  const stated = minja[minja.indexOf(echo) + 1];
+  assert.ok(echo && stated.asserts !== null, "the demo's MINJA trace has an echo then a claim");
   const rows = await measureSystem({
     system: _scripted({
       clean: ["demo-01/h/1", "demo-01/h/3"],
-      poisoned: ["demo-01/m/5", "demo-01/m/6"],
-    }),
+      poisoned: [echo.id, stated.id],
+    }, new Set(minja.map((u) => u.id))),
     instances: [instance],
     attacks: ["minja"],
     modes: ["M0"],
@@ -61,7 +68,7 @@ Deno.test("measureSystem() counts an RSR hit only for the record carrying the ev
   // K = 1: the records trace to the right traces (the old count), but carry no evidence.
   assert.deepEqual([at("clean", 1).rsrHit, at("clean", 1).traceHit], [false, true]);
   assert.deepEqual([at("poisoned", 1).rsrHit, at("poisoned", 1).traceHit], [false, true]);
-  // K = 2 adds the asserting records (h/3 states y*, m/6 states y_adv).
+  // K = 2 adds the asserting records (h/3 states y*, the unit after the echo states y_adv).
   assert.deepEqual([at("clean", 2).rsrHit, at("poisoned", 2).rsrHit], [true, true]);
 });
 
