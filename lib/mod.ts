@@ -13,6 +13,7 @@ export * from "./model/instance.ts";
 export * from "./model/operating_point.ts";
 export * from "./model/registry.ts";
 export * from "./model/trial_row.ts";
+export * from "./model/system_row.ts";
 export * from "./model/model_usage.ts";
 export * from "./model/stable_id.ts";
 export * from "./model/trajectory_id.ts";
@@ -191,18 +192,23 @@ export * from "./figures/mid_figure.ts";
 export * from "./figures/counterfactual_figure.ts";
 export * from "./figures/top_k_figure.ts";
 
-// Existing memory systems (Mem0, LangMem, A-Mem, Hindsight)
+// Existing memory systems (Mem0, LangMem, A-MEM, Hindsight)
 export * from "./systems/memory_system.ts";
+export * from "./systems/system_port.ts";
+export * from "./systems/embedding_client.ts";
 export * from "./systems/provenance.ts";
+export * from "./systems/rsr.ts";
 export * from "./systems/measure.ts";
+export * from "./systems/system_setup.ts";
+export * from "./systems/system_plan.ts";
 export * from "./systems/resolve_system.ts";
 export * from "./systems/systems.ts";
-export * from "./systems/mem0.ts";
+export * from "./systems/mem0/mem0_system.ts";
+export * from "./systems/mem0/mem0_classic_system.ts";
 export * from "./systems/langmem/langmem_system.ts";
 export * from "./systems/langmem/memory_manager.ts";
 export * from "./systems/amem/amem_system.ts";
 export * from "./systems/hindsight.ts";
-export * from "./systems/embeddings.ts";
-export * from "./systems/vector_index.ts";
+export * from "./systems/cosine.ts";
 export * from "./systems/system_table1.ts";
 export * from "./systems/system_table2.ts";
