@@ -34,9 +34,11 @@ export {
   Condition,
   JudgeScope,
   MemoryPlacement,
+  RowKind,
   TRIAL_ROW_COLUMNS,
   TrialRow,
 } from "./model/trial_row.ts";
+export { ManagementMode, SYSTEM_ROW_COLUMNS, SystemRow } from "./model/system_row.ts";
 export type { ModelUsage } from "./model/model_usage.ts";
 export { stableId } from "./model/stable_id.ts";
 export { trajectoryId } from "./model/trajectory_id.ts";
@@ -232,8 +234,8 @@ export { JUDGES, registerJudge } from "./judges/judges.ts";
 export { FIGURES } from "./experiments/figures/figures.ts";
 export { SYSTEM_REGISTRY } from "./systems/systems.ts";
 export type { SystemContext, SystemMaker } from "./systems/systems.ts";
-export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./run/plugins.ts";
-export type { Plugin } from "./run/plugins.ts";
+export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./plugins/plugins.ts";
+export type { Plugin } from "./plugins/plugins.ts";
 
 // Running a sweep: operating points, pairs, resources, progress and error reports
 export { DEFAULT_GRID, operatingPoints } from "./run/operating_points.ts";
@@ -427,31 +429,54 @@ export type { CounterfactualFigureOptions } from "./figures/counterfactual_figur
 export { topKFigure } from "./figures/top_k_figure.ts";
 export type { TopKFigureOptions } from "./figures/top_k_figure.ts";
 
-// Existing memory systems (Mem0, LangMem, A-Mem, Hindsight)
+// Existing memory systems (Mem0, LangMem, A-Mem, Hindsight): sessions, ports, measurement
 export type {
-  ManagementMode,
   MemorySystem,
-  MemorySystemFactory,
-  SystemEndpoint,
-  SystemFactoryOptions,
-  SystemRecord,
-  WriteResult,
+  OpenSessionOptions,
+  SystemSession,
+  TracedRecord,
   WriteUnit,
 } from "./systems/memory_system.ts";
+export { emptyUsage, SystemPort } from "./systems/system_port.ts";
+export type { CallPhase, PhaseUsage, SystemCalls } from "./systems/system_port.ts";
+export { EmbeddingCallError, EmbeddingClient } from "./systems/embedding_client.ts";
+export type { EmbeddingClientOptions, EmbeddingStats } from "./systems/embedding_client.ts";
 export { ProvenanceLedger } from "./systems/provenance.ts";
-export type { LedgerChange } from "./systems/provenance.ts";
-export { measureSystem, SYSTEM_ROW_COLUMNS } from "./systems/measure.ts";
-export type { MeasureSystemOptions, SystemRow } from "./systems/measure.ts";
-export { resolveSystem, SYSTEM_NAMES } from "./systems/resolve_system.ts";
-export { MEM0_VERSION, mem0System } from "./systems/mem0.ts";
+export type { LedgerChange, StoreRecord } from "./systems/provenance.ts";
+export { rsrHits } from "./systems/rsr.ts";
+export type { RsrHits } from "./systems/rsr.ts";
+export {
+  measureSystem,
+  rowsPerSystemTask,
+  sessionDateOf,
+  systemTaskKey,
+} from "./systems/measure.ts";
+export type { MeasureSystemOptions, SessionReceived } from "./systems/measure.ts";
+export { systemSetup } from "./systems/system_setup.ts";
+export type { SystemSetupOptions } from "./systems/system_setup.ts";
+export { formatPlan, planLines } from "./systems/system_plan.ts";
+export type { PlanLine } from "./systems/system_plan.ts";
+export { resolveSystem, SYSTEM_NAMES, SYSTEMS, systemSpec } from "./systems/resolve_system.ts";
+export type { SystemSpec } from "./systems/resolve_system.ts";
+export { makeSystem, registeredSystemSpec } from "./systems/systems.ts";
+export { MEM0_VERSION, mem0System } from "./systems/mem0/mem0_system.ts";
+export { MEM0_CLASSIC_VERSION, mem0ClassicSystem } from "./systems/mem0/mem0_classic_system.ts";
 export { langmemSystem } from "./systems/langmem/langmem_system.ts";
-export { LANGMEM_UPSTREAM, manageMemories } from "./systems/langmem/memory_manager.ts";
-export type { LangMemAction } from "./systems/langmem/memory_manager.ts";
+export {
+  formatConversation,
+  LANGMEM_UPSTREAM,
+  manageMemories,
+} from "./systems/langmem/memory_manager.ts";
+export type {
+  ExistingMemory,
+  ManageMemoriesOptions,
+  ManagerAction,
+  ManagerMessage,
+} from "./systems/langmem/memory_manager.ts";
 export { AMEM_UPSTREAM, amemSystem } from "./systems/amem/amem_system.ts";
 export type { AmemNote } from "./systems/amem/amem_system.ts";
 export { HINDSIGHT_CLIENT_VERSION, hindsightSystem } from "./systems/hindsight.ts";
-export { cosine, openAIEmbedder } from "./systems/embeddings.ts";
-export type { Embedder } from "./systems/embeddings.ts";
-export { VectorIndex } from "./systems/vector_index.ts";
+export type { HindsightStats, HindsightSystemOptions } from "./systems/hindsight.ts";
+export { cosine } from "./systems/cosine.ts";
 export { systemTable1 } from "./systems/system_table1.ts";
 export { systemTable2 } from "./systems/system_table2.ts";

@@ -27,15 +27,18 @@ export const LAYERS: readonly (readonly string[])[] = [
   // Level 3: reading rows. Statistics use judge label types (agreement); figures draw rows and
   // need only io and the policy order of the stages. Neither runs anything.
   ["stats", "figures"],
-  // Level 4: the existing memory systems (Mem0, LangMem, A-Mem, Hindsight), measured through
-  // agents, judges and the retention statistics, and their registry.
-  ["systems"],
-  // Level 5: running a sweep. It drives stages, agents and judges; its plugin loader adds
-  // entries to every registry, the systems registry included, so it sits above systems.
+  // Level 4: running a sweep. It drives stages, agents and judges, and holds the error-row
+  // builder and the bounded worker pool that every measurement shares.
   ["run"],
-  // Level 6: experiments compose runs, statistics and figures into the notebooks' calls.
+  // Level 5: the existing memory systems (Mem0, LangMem, A-Mem, Hindsight), measured through
+  // agents, judges, the retention statistics and run's error rows and worker pool.
+  ["systems"],
+  // Level 6: the plugin loader adds entries to every registry (policies, rankers, writers,
+  // agents, judges, datasets, systems), so it sits above all of them.
+  ["plugins"],
+  // Level 7: experiments compose runs, statistics and figures into the notebooks' calls.
   ["experiments"],
-  // Level 7: the command lines, on top of everything.
+  // Level 8: the command lines, on top of everything.
   ["cli"],
 ];
 
