@@ -314,7 +314,7 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     const limiter = new RequestLimiter({ concurrency: 2 * v.concurrency });
     const env = pipelineCheck || dryRun ? _PLACEHOLDER_ENV : undefined;
     // Agent and judge: their own setup over the same cache file; a dry run counts their misses.
-    const agentMisses = { requests: 0, promptTokens: 0, completionTokens: 0 };
+    const agentMisses = { requests: 0 };
     const models = modelSetup({
       cachePath,
       baseUrl: check?.baseUrl ?? v.baseUrl,
@@ -331,8 +331,6 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
           const r = await answers.chat(miss);
           if (r.cacheHit) return r;
           agentMisses.requests++;
-          agentMisses.promptTokens += r.promptTokens ?? 0;
-          agentMisses.completionTokens += r.completionTokens ?? 0;
           return r;
         },
       }),
@@ -382,6 +380,7 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     if (pipelineCheck) console.error(PIPELINE_CHECK_BANNER);
     const encoder = new TextEncoder();
     const rowTokens = { promptTokens: 0, completionTokens: 0 };
+    const askedOnce = new Set<string>();
     const fresh: SystemRow[] = [];
     // Opened at the first rows, so a run that fails before any row leaves no file behind.
     let file: Deno.FsFile | undefined;
@@ -411,7 +410,18 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
         select,
         onRows: async (rows) => {
           fresh.push(...rows);
-          for (const r of rows) {
+          // Tokens sent: a row whose answer came from the cache cost nothing, and two rows
+          // asking the same thing at once (the clean context of both attacks) share one request.
+          for (const r of rows.filter((r) => r.cacheHit !== true)) {
+            const asked = JSON.stringify([
+              r.agent,
+              r.instanceId,
+              r.condition,
+              r.contextIds,
+              r.trial,
+            ]);
+            if (askedOnce.has(asked)) continue;
+            askedOnce.add(asked);
             rowTokens.promptTokens += r.promptTokens ?? 0;
             rowTokens.completionTokens += r.completionTokens ?? 0;
           }
@@ -445,7 +455,6 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
     }
     if (!dryRun) await Deno.rename(tmp, out);
-    // A real run's agent and judge tokens are the rows' (cache hits included).
     // The setup's counters include the system's chat calls; the plan lists those apart.
     const own = [...(system.port?.usage.values() ?? [])].reduce(
       (t, u) => ({
@@ -455,14 +464,14 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       }),
       { requests: 0, promptTokens: 0, completionTokens: 0 },
     );
-    // A real run's agent and judge tokens are the rows' (cache hits included).
-    const agentUsage = dryRun
-      ? {
-        requests: agentMisses.requests - own.requests,
-        promptTokens: agentMisses.promptTokens - own.promptTokens,
-        completionTokens: agentMisses.completionTokens - own.completionTokens,
-      }
-      : { requests: Math.max(0, models.stats().requests - own.requests), ...rowTokens };
+    // Agent tokens, run or dry run alike, are those of the rows whose answer was not cached
+    // (the system's own calls share the setup's counters, so only requests are told apart there).
+    const agentUsage = {
+      requests: dryRun
+        ? agentMisses.requests - own.requests
+        : Math.max(0, models.stats().requests - own.requests),
+      ...rowTokens,
+    };
     const tasks = fresh.length / perTask;
     console.log(formatPlan({
       title: dryRun

@@ -61,8 +61,12 @@ Deno.test("systems CLI: bad input is one line, exit 2, no file", async () => {
   }
 });
 
-// The plan's total line: chat and embedding requests.
-async function _plan(argv: string[]): Promise<{ chat: number; embed: number; text: string }> {
+// The plan's total line: chat and embedding requests, prompt tokens.
+async function _plan(
+  argv: string[],
+): Promise<
+  { chat: number; embed: number; promptTokens: number; agentTokens: number; text: string }
+> {
   const lines: string[] = [];
   const log = console.log, error = console.error;
   console.log = (...a: unknown[]) => lines.push(a.join(" "));
@@ -76,13 +80,20 @@ async function _plan(argv: string[]): Promise<{ chat: number; embed: number; tex
   }
   const text = lines.join("\n");
   assert.equal(code, 0, text);
-  const total = /^total\s+(\d+)\s+(\d+)/m.exec(text);
+  const total = /^total\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(text);
   assert.ok(total, text);
-  return { chat: Number(total[1]), embed: Number(total[2]), text };
+  return {
+    chat: Number(total[1]),
+    embed: Number(total[2]),
+    promptTokens: Number(total[3]),
+    // The agent's share alone: the system's writing tokens would hide a miscount of it.
+    agentTokens: Number(/^agent\+judge\s+\d+\s+\d+\s+(\d+)/m.exec(text)?.[1]),
+    text,
+  };
 }
 
 for (const name of SYSTEM_NAMES) {
-  Deno.test(`systems CLI ${name}: --dry-run sends nothing and counts within 10% of a pipeline check's requests`, async () => {
+  Deno.test(`systems CLI ${name}: --dry-run sends nothing and counts within 10% of a pipeline check's requests and tokens`, async () => {
     const dir = await Deno.makeTempDir();
     // Every model of the dry run points here: it must not receive a single request.
     const trap = startFakeOpenAIServer({});
@@ -108,7 +119,7 @@ for (const name of SYSTEM_NAMES) {
       ]);
       assert.equal(trap.requests, 0);
       assert.ok(run.chat > 0, run.text);
-      for (const k of ["chat", "embed"] as const) {
+      for (const k of ["chat", "embed", "promptTokens", "agentTokens"] as const) {
         assert.ok(
           Math.abs(dry[k] - run[k]) <= 0.1 * run[k],
           `${k}: dry run ${dry[k]} vs run ${run[k]}\n${dry.text}\n${run.text}`,
