@@ -1,214 +1,482 @@
 /**
  * memgauge: measure how LLM-agent memory trades utility against poisoning risk, one memory
- * stage at a time. This module re-exports the public API; notebooks import it.
+ * stage at a time. This module names the public API, grouped by concept; notebooks import it.
+ * Every name is listed, so nothing internal leaks: `_`-prefixed helpers stay importable by
+ * path (tests do) but are never exported here.
  *
  * @module
  */
 
-// Data model (the kit's public contract)
-export * from "./model/source_unit.ts";
-export * from "./model/trace.ts";
-export * from "./model/memory_record.ts";
-export * from "./model/instance.ts";
-export * from "./model/operating_point.ts";
-export * from "./model/registry.ts";
-export * from "./model/trial_row.ts";
-export * from "./model/system_row.ts";
-export * from "./model/model_usage.ts";
-export * from "./model/stable_id.ts";
-export * from "./model/trajectory_id.ts";
+// Public functions take one options object (`f({ ... })`), or a subject plus options
+// (`summarize(rows, { ... })`, Observable Plot's `(data, options)`). The exceptions, and why:
+// - deriveSeed(seed, ...labels): variadic by nature, a seed and any number of labels.
+// - tokenJaccard(a, b), tokenMatches(expected, candidate), matchesAnswer(text, answer),
+//   cosine(a, b), percentAgreement(a, b), cohensKappa(a, b): pure functions of two values of
+//   the same kind, read like the math they compute; no option to name.
+// - withAtomicPath(options, write): the callback comes last so it reads like a block.
+// - param(name, fallback, options): a notebook knob, read as `param("K", 10)`.
+// - runPair(task, resources): the pair and the sweep's shared resources are two different
+//   lifetimes (one per pair, one per sweep); runSweep passes the same resources to every pair.
 
-// Text helpers
-export * from "./text/months.ts";
-export * from "./text/number_words.ts";
-export * from "./text/token_jaccard.ts";
-export * from "./text/normalize.ts";
-export * from "./text/matches.ts";
-export * from "./text/reasoning.ts";
+// Data model (the kit's public contract)
+export { Channel, SourceUnit, StatedNumber } from "./model/source_unit.ts";
+export { Trace } from "./model/trace.ts";
+export { MemoryRecord, Provenance, RecordRole } from "./model/memory_record.ts";
+export { Attack, Instance, InstanceFile } from "./model/instance.ts";
+export {
+  OFFLINE_RANKER,
+  OperatingPoint,
+  PAPER_DEFAULTS,
+  PolicyId,
+  Stage,
+} from "./model/operating_point.ts";
+export {
+  Condition,
+  JudgeScope,
+  MemoryPlacement,
+  RowKind,
+  TRIAL_ROW_COLUMNS,
+  TrialRow,
+} from "./model/trial_row.ts";
+export { ManagementMode, SYSTEM_ROW_COLUMNS, SystemRow } from "./model/system_row.ts";
+export type { ModelUsage } from "./model/model_usage.ts";
+export { stableId } from "./model/stable_id.ts";
+export { trajectoryId } from "./model/trajectory_id.ts";
+
+// Text matching and normalization
+export { tokenJaccard } from "./text/token_jaccard.ts";
+export { normalizeTokens } from "./text/normalize.ts";
+export { matchesAnswer, tokenMatches } from "./text/matches.ts";
+export { splitReasoning } from "./text/reasoning.ts";
+export type { SplitReply } from "./text/reasoning.ts";
 
 // Files written whole (temporary name, then rename) and paths checked before work
-export * from "./io/atomic_write.ts";
-export * from "./io/path_problem.ts";
+export { withAtomicPath, writeFileAtomic } from "./io/atomic_write.ts";
+export { pathProblem } from "./io/path_problem.ts";
+export type { PathUse } from "./io/path_problem.ts";
 
 // Randomness
-export * from "./random/prng.ts";
-export * from "./random/derive_seed.ts";
-export * from "./random/shuffle.ts";
+export { createPrng } from "./random/prng.ts";
+export type { Prng } from "./random/prng.ts";
+export { deriveSeed } from "./random/derive_seed.ts";
+export { shuffle } from "./random/shuffle.ts";
 
-// Stages
-export * from "./stages/writing/ranker.ts";
-export * from "./stages/writing/writer.ts";
-export * from "./stages/writing/admit.ts";
-export * from "./stages/writing/admitted_count.ts";
-export * from "./stages/writing/rankers/usefulness.ts";
-export * from "./stages/writing/rankers/random.ts";
-export * from "./stages/writing/rankers/chronological.ts";
-export * from "./stages/writing/rankers/distinctiveness.ts";
-export * from "./stages/writing/writers/verbatim.ts";
-export * from "./stages/writing/rankers.ts";
-export * from "./stages/writing/writers.ts";
-export * from "./stages/writing/writers/llm.ts";
-export * from "./stages/writing/rankers/llm.ts";
-export * from "./stages/writing/write_once_cache.ts";
-export * from "./stages/writing/write_trace_record.ts";
-export * from "./stages/management/policy.ts";
-export * from "./stages/management/policies.ts";
-export * from "./stages/management/unmanaged.ts";
-export * from "./stages/management/provenance_quarantine.ts";
-export * from "./stages/management/numeric_conflict.ts";
-export * from "./stages/management/strict_conflict.ts";
-export * from "./stages/retrieval/exposure_schedule.ts";
-export * from "./stages/retrieval/fill_order.ts";
-export * from "./stages/retrieval/pair_contexts.ts";
+// Writing stage: rankers order units, admission keeps a prefix, writers turn it into a record
+export type { Ranker } from "./stages/writing/ranker.ts";
+export type { Writer } from "./stages/writing/writer.ts";
+export { admit } from "./stages/writing/admit.ts";
+export { admittedCount } from "./stages/writing/admitted_count.ts";
+export { usefulnessRanker, usefulnessScore } from "./stages/writing/rankers/usefulness.ts";
+export { randomRanker } from "./stages/writing/rankers/random.ts";
+export { chronologicalRanker } from "./stages/writing/rankers/chronological.ts";
+export {
+  distinctivenessRanker,
+  distinctivenessScores,
+} from "./stages/writing/rankers/distinctiveness.ts";
+export { verbatimWriter } from "./stages/writing/writers/verbatim.ts";
+export { llmWriter, WRITER_FORMAT, WRITER_PROMPT } from "./stages/writing/writers/llm.ts";
+export { llmRanker, RANKER_PROMPT, RANKING_FORMAT } from "./stages/writing/rankers/llm.ts";
+export { WriteOnceCache } from "./stages/writing/write_once_cache.ts";
+export { writeTraceRecord, WRITTEN_AT } from "./stages/writing/write_trace_record.ts";
 
-// Models (any OpenAI-compatible endpoint)
-export * from "./models/model_client.ts";
-export * from "./models/model_catalog.ts";
-export * from "./models/response_cache.ts";
-export * from "./models/request_limiter.ts";
-export * from "./models/redact.ts";
-export * from "./models/parse_json_reply.ts";
-export * from "./models/structured_output.ts";
-export * from "./models/rate_limit_headers.ts";
-export * from "./models/check_endpoint.ts";
+// Management stage: policies keep or quarantine records
+export { quarantineWhere } from "./stages/management/policy.ts";
+export type {
+  ManagementPolicy,
+  ManagementResult,
+  MemoryState,
+  VerifiedOutcome,
+} from "./stages/management/policy.ts";
+export { BUILTIN_POLICIES, resolvePolicy } from "./stages/management/policies.ts";
+export { unmanaged } from "./stages/management/unmanaged.ts";
+export { provenanceQuarantine } from "./stages/management/provenance_quarantine.ts";
+export { hasNumericConflict, numericConflict } from "./stages/management/numeric_conflict.ts";
+export { isInconsistent, strictConflict } from "./stages/management/strict_conflict.ts";
 
-// Agents and judges
-export * from "./agents/llm_agent.ts";
-export * from "./judges/llm_judge.ts";
-export * from "./judges/self_judge.ts";
-export * from "./judges/format_trajectory.ts";
-export * from "./agents/agent.ts";
-export * from "./agents/agent_spec.ts";
-export * from "./agents/mechanisms.ts";
-export * from "./agents/mechanisms/instructions.ts";
-export * from "./agents/personas.ts";
-export * from "./agents/reference_agent.ts";
-export * from "./agents/resolve_agents.ts";
-export * from "./agents/agents.ts";
-export * from "./agents/memory_prompt.ts";
-export * from "./agents/search_memory_tool.ts";
-export * from "./agents/simulator_caveat.ts";
-export * from "./judges/judge.ts";
-export * from "./judges/deterministic_judge.ts";
-export * from "./judges/judges.ts";
-export * from "./judges/committed_answer.ts";
-export * from "./judges/judge_rows.ts";
+// Retrieval stage: exposure schedule, fill order and the paired contexts
+export { exposureSchedule } from "./stages/retrieval/exposure_schedule.ts";
+export { fillOrder } from "./stages/retrieval/fill_order.ts";
+export type { FillMode } from "./stages/retrieval/fill_order.ts";
+export { pairContexts } from "./stages/retrieval/pair_contexts.ts";
+export type { PairContexts } from "./stages/retrieval/pair_contexts.ts";
 
-// Data
-export * from "./data/dataset.ts";
-export * from "./data/datasets.ts";
-export * from "./data/data_dir.ts";
-export * from "./data/data_files.ts";
-export * from "./data/demo.ts";
-export * from "./data/load_instance_file.ts";
-export * from "./data/locomo/load_locomo.ts";
-export * from "./data/locomo/build_locomo.ts";
-export * from "./data/longmemeval/load_longmemeval.ts";
-export * from "./data/longmemeval/build_longmemeval.ts";
-export * from "./data/build_instances.ts";
-export * from "./data/render_instance.ts";
-export * from "./data/dataset_stats.ts";
-export * from "./data/missing_data_file_error.ts";
-export * from "./data/read_json_file.ts";
-export * from "./data/attack_targets.ts";
-export * from "./data/attacks/minja.ts";
-export * from "./data/attacks/sleeper.ts";
-export * from "./data/typed_lexicon.ts";
-export * from "./data/question_head.ts";
+// Model client (any OpenAI-compatible endpoint): catalog, cache, limits, redaction
+export { ModelCallError, ModelClient } from "./models/model_client.ts";
+export type {
+  CacheMiss,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ClientStats,
+  ModelClientOptions,
+  ToolCall,
+  ToolChoice,
+  ToolSpec,
+} from "./models/model_client.ts";
+export {
+  DEFAULT_CAPABILITIES,
+  MaxTokensParam,
+  MODEL_CATALOG,
+  MODEL_OPTION_KEYS,
+  ModelCapabilities,
+  ModelCatalog,
+  ModelPrices,
+  ModelSpec,
+  resolveModelEndpoint,
+  ResponseFormatSupport,
+} from "./models/model_catalog.ts";
+export type { ModelEndpoint, ModelOptionKey, ModelOverrides } from "./models/model_catalog.ts";
+export { CachedReply, CacheFileError, ResponseCache } from "./models/response_cache.ts";
+export { RequestLimiter } from "./models/request_limiter.ts";
+export type { LimiterStats, RequestOutcome, RequestSlot } from "./models/request_limiter.ts";
+export {
+  guardConsole,
+  knownSecrets,
+  redact,
+  redactError,
+  registerSecret,
+} from "./models/redact.ts";
+export { parseJsonReply } from "./models/parse_json_reply.ts";
+export { adaptResponseFormat, schemaInstruction } from "./models/structured_output.ts";
+export type { PromptMessage } from "./models/structured_output.ts";
+export { checkEndpoint } from "./models/check_endpoint.ts";
+export type { EndpointCheck, ProbeResult } from "./models/check_endpoint.ts";
 
-// Running
-export * from "./run/operating_points.ts";
-export * from "./run/plan_sweep.ts";
-export * from "./run/run_pair.ts";
-export * from "./run/run_sweep.ts";
-export * from "./run/sweep_resources.ts";
-export * from "./run/plugins.ts";
-export * from "./run/sweep.ts";
-export * from "./run/counterfactual.ts";
-export * from "./run/progress.ts";
-export * from "./run/quick_summary.ts";
-export * from "./run/error_summary.ts";
-export * from "./run/jupyter_progress.ts";
-export * from "./run/model_setup.ts";
-export * from "./run/rows_file.ts";
-export * from "./run/batch/batch_recorder.ts";
-export * from "./run/batch/request_phase.ts";
-export * from "./run/batch/write_batch_requests.ts";
-export * from "./run/batch/batch_output_line.ts";
-export * from "./run/batch/import_batch_results.ts";
+// Agents: the answering side, offline reference agent and LLM agents
+export { llmAgent } from "./agents/llm_agent.ts";
+export type { Agent, AgentInput, AgentOutput } from "./agents/agent.ts";
+export { parseReferenceSpec, referenceAgentId } from "./agents/agent_spec.ts";
+export type { ReferenceSpec } from "./agents/agent_spec.ts";
+export { ALL_MECHANISMS_ON, MECHANISMS } from "./agents/mechanisms.ts";
+export type { Mechanism, MechanismSwitches } from "./agents/mechanisms.ts";
+export { INSTRUCTION_CUES, instructionCues } from "./agents/mechanisms/instructions.ts";
+export { PERSONAS } from "./agents/personas.ts";
+export type { Persona } from "./agents/personas.ts";
+export { NO_ANSWER, referenceAgent } from "./agents/reference_agent.ts";
+export type { RecordReading, ReferenceTrajectory, ValueReading } from "./agents/reference_agent.ts";
+export { resolveAgents } from "./agents/resolve_agents.ts";
+export type { AgentFactory } from "./agents/resolve_agents.ts";
+export { agentMessages, agentPrompts, memorySection } from "./agents/memory_prompt.ts";
+export type { AgentMessage } from "./agents/memory_prompt.ts";
+export {
+  FORCE_SEARCH_MEMORY,
+  SEARCH_MEMORY,
+  searchMemoryTool,
+} from "./agents/search_memory_tool.ts";
+export { SIMULATOR_CAVEAT } from "./agents/simulator_caveat.ts";
 
-// Statistics
-export * from "./stats/summarize.ts";
-export * from "./stats/summarize_file.ts";
-export * from "./stats/summary_metrics.ts";
-export * from "./stats/interval.ts";
-export * from "./stats/wilson_interval.ts";
-export * from "./stats/newcombe_interval.ts";
-export * from "./stats/paired_bootstrap.ts";
-export * from "./stats/bootstrap_ratios.ts";
-export * from "./stats/multinomial_sampler.ts";
-export * from "./stats/read_rows.ts";
-export * from "./stats/across_agents.ts";
-export * from "./stats/to_long.ts";
-export * from "./stats/rsr.ts";
-export * from "./stats/writing_retention.ts";
-export * from "./stats/percent_agreement.ts";
-export * from "./stats/cohens_kappa.ts";
-export * from "./stats/fleiss_kappa.ts";
-export * from "./stats/majority_vote.ts";
-export * from "./stats/judge_agreement.ts";
-export * from "./stats/annotator_agreement.ts";
-export * from "./stats/read_judge_labels.ts";
+// Judges: was the answer correct, did it match the attack target
+export {
+  judgeMessages,
+  judgePromptHash,
+  judgePrompts,
+  llmJudge,
+  VERDICT_FORMAT,
+  VerdictReply,
+} from "./judges/llm_judge.ts";
+export { selfJudge } from "./judges/self_judge.ts";
+export { formatTrajectory } from "./judges/format_trajectory.ts";
+export type { TrajectoryMessage } from "./judges/format_trajectory.ts";
+export type { Judge, JudgeInput, Verdict } from "./judges/judge.ts";
+export { deterministicJudge } from "./judges/deterministic_judge.ts";
+export { committedAnswer } from "./judges/committed_answer.ts";
+export type { Commitment } from "./judges/committed_answer.ts";
+export { judgeRows } from "./judges/judge_rows.ts";
+export type { JudgeLabel, JudgeQuestion } from "./judges/judge_rows.ts";
 
-// Experiments and figures
-export * from "./experiments/repo_paths.ts";
-export * from "./experiments/notebook_param.ts";
-export * from "./experiments/backend.ts";
-export * from "./experiments/notebook_setup.ts";
-export * from "./experiments/experiment_setup.ts";
-export * from "./experiments/stage_experiments.ts";
-export * from "./experiments/judge_trajectories.ts";
-export * from "./experiments/anatomy.ts";
-export * from "./experiments/hand_labels.ts";
-export * from "./experiments/figures/figure_result.ts";
-export * from "./experiments/figures/figure3.ts";
-export * from "./experiments/figures/mid_intervals.ts";
-export * from "./experiments/figures/rq2_figures.ts";
-export * from "./experiments/figures/figures.ts";
-export * from "./experiments/figures/existing_systems.ts";
-export * from "./figures/dom.ts";
-export * from "./figures/labels.ts";
-export * from "./figures/display_figure.ts";
-export * from "./figures/display_table.ts";
-export * from "./figures/beside_paper.ts";
-export * from "./figures/compact_summary.ts";
-export * from "./figures/compose_figure.ts";
-export * from "./figures/export_figure.ts";
-export * from "./figures/paper_values.ts";
-export * from "./figures/paper_tables.ts";
-export * from "./figures/figure3_stages.ts";
-export * from "./figures/stage_figure.ts";
-export * from "./figures/mid_figure.ts";
-export * from "./figures/counterfactual_figure.ts";
-export * from "./figures/top_k_figure.ts";
+// Data: datasets, benchmark builders, attack templates and targets
+export type { DatasetLoader, DatasetOptions } from "./data/dataset.ts";
+export { DATASETS, loadDataset } from "./data/datasets.ts";
+export { dataDir } from "./data/data_dir.ts";
+export type { DataDirOptions } from "./data/data_dir.ts";
+export { DATA_FILES } from "./data/data_files.ts";
+export type { DataFile } from "./data/data_files.ts";
+export { loadDemo } from "./data/demo.ts";
+export { loadInstanceFile } from "./data/load_instance_file.ts";
+export { loadLocomo } from "./data/locomo/load_locomo.ts";
+export { buildLocomo, LOCOMO_CATEGORIES } from "./data/locomo/build_locomo.ts";
+export { loadLongMemEval } from "./data/longmemeval/load_longmemeval.ts";
+export { buildLongMemEval, LONGMEMEVAL_TYPES } from "./data/longmemeval/build_longmemeval.ts";
+export { buildInstances } from "./data/build_instances.ts";
+export type { BuildInstancesOptions, BuiltDataset } from "./data/build_instances.ts";
+export { renderInstance } from "./data/render_instance.ts";
+export type { RenderInstanceOptions } from "./data/render_instance.ts";
+export { datasetStats } from "./data/dataset_stats.ts";
+export type { BankComposition, CountSummary, DatasetStats } from "./data/dataset_stats.ts";
+export { MissingDataFileError } from "./data/missing_data_file_error.ts";
+export { readJsonFile } from "./data/read_json_file.ts";
+export type { ReadJsonFileOptions } from "./data/read_json_file.ts";
+export { attackTargets, targetProblem } from "./data/attack_targets.ts";
+export type { AttackTargetsOptions, TargetCandidate, TargetKind } from "./data/attack_targets.ts";
+export { buildMinjaTrace, MINJA_CHANGES, minjaChange } from "./data/attacks/minja.ts";
+export type { MinjaChange, MinjaTraceOptions } from "./data/attacks/minja.ts";
+export { buildSleeperTrace, SLEEPER_STYLES } from "./data/attacks/sleeper.ts";
+export type { SleeperDocument, SleeperStyle, SleeperTraceOptions } from "./data/attacks/sleeper.ts";
+export {
+  inferAnswerType,
+  TYPED_LEXICON,
+  TypedLexiconFile,
+  typedSwaps,
+} from "./data/typed_lexicon.ts";
+export type { SemanticType, TypedSwapsOptions } from "./data/typed_lexicon.ts";
+export { questionHead } from "./data/question_head.ts";
+export type { QuestionHead } from "./data/question_head.ts";
 
-// Existing memory systems (Mem0, LangMem, A-MEM, Hindsight)
-export * from "./systems/memory_system.ts";
-export * from "./systems/system_port.ts";
-export * from "./systems/embedding_client.ts";
-export * from "./systems/provenance.ts";
-export * from "./systems/rsr.ts";
-export * from "./systems/measure.ts";
-export * from "./systems/system_setup.ts";
-export * from "./systems/system_plan.ts";
-export * from "./systems/resolve_system.ts";
-export * from "./systems/systems.ts";
-export * from "./systems/mem0/mem0_system.ts";
-export * from "./systems/mem0/mem0_classic_system.ts";
-export * from "./systems/langmem/langmem_system.ts";
-export * from "./systems/langmem/memory_manager.ts";
-export * from "./systems/amem/amem_system.ts";
-export * from "./systems/hindsight.ts";
-export * from "./systems/cosine.ts";
-export * from "./systems/system_table1.ts";
-export * from "./systems/system_table2.ts";
+// Extension points: one registry each (lists, --help and figures derive from them), and the
+// plugins (`--plugin FILE.ts`, `plugins` in the notebook API) that add entries to them
+export { createRegistry } from "./model/registry.ts";
+export type { Registry, RegistryEntry } from "./model/registry.ts";
+export { POLICIES, registerPolicy } from "./stages/management/policies.ts";
+export { OFFLINE_RANKERS, RANKERS, registerRanker } from "./stages/writing/rankers.ts";
+export { registerWriter, WRITERS } from "./stages/writing/writers.ts";
+export { AGENTS } from "./agents/agents.ts";
+export { JUDGES, registerJudge } from "./judges/judges.ts";
+export { FIGURES } from "./experiments/figures/figures.ts";
+export { SYSTEM_REGISTRY } from "./systems/systems.ts";
+export type { SystemContext, SystemMaker } from "./systems/systems.ts";
+export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./plugins/plugins.ts";
+export type { Plugin } from "./plugins/plugins.ts";
+
+// Running a sweep: operating points, pairs, resources, progress and error reports
+export { DEFAULT_GRID, operatingPoints } from "./run/operating_points.ts";
+export { planSweep } from "./run/plan_sweep.ts";
+export { runPair, trialKey } from "./run/run_pair.ts";
+export type { PairTask } from "./run/run_pair.ts";
+export { runSweep } from "./run/run_sweep.ts";
+export { sweepResources } from "./run/sweep_resources.ts";
+export type { SweepResources } from "./run/sweep_resources.ts";
+export { defaultJudgeSpec, defaultRanker, sweep } from "./run/sweep.ts";
+export type { SweepOptions } from "./run/sweep.ts";
+export {
+  ablatedContexts,
+  COUNTERFACTUAL_MODES,
+  counterfactualCalls,
+  counterfactualRows,
+  flipped,
+  selectedForCounterfactual,
+} from "./run/counterfactual.ts";
+export type { Ablation, AblationColumns, CounterfactualMode } from "./run/counterfactual.ts";
+export { silentProgress, terminalProgress } from "./run/progress.ts";
+export type { Progress } from "./run/progress.ts";
+export { formatQuickSummary, quickSummary, varyingValue } from "./run/quick_summary.ts";
+export type { QuickSummaryLine } from "./run/quick_summary.ts";
+export {
+  ERROR_REPORT_ENV,
+  errorKind,
+  errorSummary,
+  formatErrorSummary,
+  reportErrorRows,
+} from "./run/error_summary.ts";
+export type { ErrorSummary } from "./run/error_summary.ts";
+export { jupyterProgress, jupyterStatus, show } from "./run/jupyter_progress.ts";
+export { modelSetup, parseModelOptions } from "./run/model_setup.ts";
+export type { ModelSetup } from "./run/model_setup.ts";
+export { readRowsFile } from "./run/rows_file.ts";
+
+// Batch runs (provider batch APIs): write requests, import results
+export { BatchRecorder } from "./run/batch/batch_recorder.ts";
+export type { BatchRequest } from "./run/batch/batch_recorder.ts";
+export { BATCH_PHASES, requestPhase } from "./run/batch/request_phase.ts";
+export type { BatchPhase } from "./run/batch/request_phase.ts";
+export { writeBatchRequests } from "./run/batch/write_batch_requests.ts";
+export type { BatchFile } from "./run/batch/write_batch_requests.ts";
+export { BatchOutputLine, parseBatchOutput } from "./run/batch/batch_output_line.ts";
+export type { BatchOutcome } from "./run/batch/batch_output_line.ts";
+export { importBatchResults } from "./run/batch/import_batch_results.ts";
+export type { BatchImport } from "./run/batch/import_batch_results.ts";
+
+// Statistics: summaries, intervals, paired bootstrap, agreement
+export {
+  DEFAULT_GROUP_COLUMNS,
+  FLIP_METRICS,
+  OPERATING_POINT_COLUMNS,
+  REQUIRED_COLUMNS,
+  summarize,
+  SUMMARY_METRICS,
+} from "./stats/summarize.ts";
+export type { SummarizeOptions } from "./stats/summarize.ts";
+export { summarizeFile } from "./stats/summarize_file.ts";
+export { RERUN_UNITS, SUMMARY_METRIC_SPECS, UNIT_INDICATORS } from "./stats/summary_metrics.ts";
+export type { SummaryMetric, UnitTable } from "./stats/summary_metrics.ts";
+export { CI_CHOICES } from "./stats/interval.ts";
+export type { CiChoice, CiMethod, Interval } from "./stats/interval.ts";
+export { wilsonInterval } from "./stats/wilson_interval.ts";
+export type { WilsonIntervalOptions } from "./stats/wilson_interval.ts";
+export { newcombeInterval } from "./stats/newcombe_interval.ts";
+export type { NewcombeIntervalOptions } from "./stats/newcombe_interval.ts";
+export { PAIRED_METRICS, pairedBootstrap } from "./stats/paired_bootstrap.ts";
+export type {
+  PairedBootstrapOptions,
+  PairedBootstrapResult,
+  PairedMetric,
+  PairOutcome,
+} from "./stats/paired_bootstrap.ts";
+export { bootstrapRatios } from "./stats/bootstrap_ratios.ts";
+export type { BootstrapRatiosOptions, IntervalMethod } from "./stats/bootstrap_ratios.ts";
+export { multinomialSampler } from "./stats/multinomial_sampler.ts";
+export type { MultinomialSampler, MultinomialSamplerOptions } from "./stats/multinomial_sampler.ts";
+export { readRows } from "./stats/read_rows.ts";
+export { acrossAgents } from "./stats/across_agents.ts";
+export type { AcrossAgentsOptions } from "./stats/across_agents.ts";
+export { toLong } from "./stats/to_long.ts";
+export { rsr } from "./stats/rsr.ts";
+export { writingRetention } from "./stats/writing_retention.ts";
+export type { WritingRetention, WritingTrial } from "./stats/writing_retention.ts";
+export { percentAgreement } from "./stats/percent_agreement.ts";
+export { cohensKappa } from "./stats/cohens_kappa.ts";
+export { fleissKappa } from "./stats/fleiss_kappa.ts";
+export { majorityVote } from "./stats/majority_vote.ts";
+export type { MajorityVoteOptions } from "./stats/majority_vote.ts";
+export { judgeAgreement } from "./stats/judge_agreement.ts";
+export { annotatorAgreement } from "./stats/annotator_agreement.ts";
+export type { AnnotatorAgreement } from "./stats/annotator_agreement.ts";
+export { readJudgeLabels } from "./stats/read_judge_labels.ts";
+
+// Notebook set-up and experiments (what the notebooks call)
+export { REPO_ROOT, repoCachePath, repoDataDir, repoPath } from "./experiments/repo_paths.ts";
+export { param } from "./experiments/notebook_param.ts";
+export type { ParamValue } from "./experiments/notebook_param.ts";
+export { backendOf, backendsOf, withBackend } from "./experiments/backend.ts";
+export type { BackendFields } from "./experiments/backend.ts";
+export { notebookBanner, notebookSetup } from "./experiments/notebook_setup.ts";
+export type { NotebookKnobs, NotebookSetup } from "./experiments/notebook_setup.ts";
+export { agentLabel } from "./experiments/experiment_setup.ts";
+export type { ExperimentOptions } from "./experiments/experiment_setup.ts";
+export {
+  asymmetricExposureExperiment,
+  budgetFillExperiment,
+  FIGURE_RESAMPLES,
+  memorySizeExperiment,
+  OFFLINE_FIGURE5_RANKERS,
+  rankerExperiment,
+  STAGE_COLUMN,
+  stageExperiment,
+  traceLoadExperiment,
+} from "./experiments/stage_experiments.ts";
+export type { ExperimentResult } from "./experiments/stage_experiments.ts";
+export { judgeTrajectories } from "./experiments/judge_trajectories.ts";
+export { anatomy } from "./experiments/anatomy.ts";
+export type { Anatomy } from "./experiments/anatomy.ts";
+export {
+  HAND_LABELS,
+  HandLabel,
+  handLabelAgreement,
+  readHandLabels,
+} from "./experiments/hand_labels.ts";
+export type { HandLabelAgreement } from "./experiments/hand_labels.ts";
+export { saveFigure } from "./experiments/figures/figure_result.ts";
+export type { FigureResult } from "./experiments/figures/figure_result.ts";
+export { figure3, figure3Column, fixedStages } from "./experiments/figures/figure3.ts";
+export {
+  MID_RESAMPLES,
+  midDisplay,
+  midIntervals,
+  midTable,
+} from "./experiments/figures/mid_intervals.ts";
+export {
+  asymmetricExposure,
+  figure4TraceLoad,
+  figure5Rankers,
+  figure6BudgetFill,
+  figure7MemorySize,
+  PAPER_RANKERS,
+  paperRanker,
+} from "./experiments/figures/rq2_figures.ts";
+export { existingSystems } from "./experiments/figures/existing_systems.ts";
+
+// Figures: pure functions from rows to a Plot, labels, display and export
+export { createDocument } from "./figures/dom.ts";
+export {
+  ATTACK_LABEL,
+  AXIS_LABEL,
+  DATASET_LABEL,
+  fixed,
+  orderPolicies,
+  panelLabel,
+  withPanel,
+} from "./figures/labels.ts";
+export { displayFigure, JUPYTER_DISPLAY } from "./figures/display_figure.ts";
+export type { DisplayFigure } from "./figures/display_figure.ts";
+export { displayTable, keyValues, stackTables } from "./figures/display_table.ts";
+export type { DisplayTable } from "./figures/display_table.ts";
+export { besidePaper, kitMedian } from "./figures/beside_paper.ts";
+export type { BesidePaperOptions } from "./figures/beside_paper.ts";
+export { compactSummary } from "./figures/compact_summary.ts";
+export { composeFigure } from "./figures/compose_figure.ts";
+export type { ComposeFigureOptions, LegendEntry } from "./figures/compose_figure.ts";
+export {
+  DEFAULT_FONT_DIRS,
+  exportFigure,
+  standaloneSvg,
+  svgToPng,
+} from "./figures/export_figure.ts";
+export type { ExportFigureOptions } from "./figures/export_figure.ts";
+export { loadPaperValues, PAPER_DIR } from "./figures/paper_values.ts";
+export type { PaperValue, PaperValues } from "./figures/paper_values.ts";
+export { table1Frame, table2Frame } from "./figures/paper_tables.ts";
+export { drawFigure3Column, figure3Stages, FIXED_AT_DEFAULTS } from "./figures/figure3_stages.ts";
+export type {
+  Figure3ColumnOptions,
+  Figure3Options,
+  Figure3Stage,
+} from "./figures/figure3_stages.ts";
+export { stageFigure } from "./figures/stage_figure.ts";
+export type { StageFigureOptions } from "./figures/stage_figure.ts";
+export { midFigure } from "./figures/mid_figure.ts";
+export type { MidFigureOptions } from "./figures/mid_figure.ts";
+export { counterfactualFigure, FLIP_STYLE } from "./figures/counterfactual_figure.ts";
+export type { CounterfactualFigureOptions } from "./figures/counterfactual_figure.ts";
+export { topKFigure } from "./figures/top_k_figure.ts";
+export type { TopKFigureOptions } from "./figures/top_k_figure.ts";
+
+// Existing memory systems (Mem0, LangMem, A-Mem, Hindsight): sessions, ports, measurement
+export type {
+  MemorySystem,
+  OpenSessionOptions,
+  SystemSession,
+  TracedRecord,
+  WriteUnit,
+} from "./systems/memory_system.ts";
+export { emptyUsage, SystemPort } from "./systems/system_port.ts";
+export type { CallPhase, PhaseUsage, SystemCalls } from "./systems/system_port.ts";
+export { EmbeddingCallError, EmbeddingClient } from "./systems/embedding_client.ts";
+export type { EmbeddingClientOptions, EmbeddingStats } from "./systems/embedding_client.ts";
+export { ProvenanceLedger } from "./systems/provenance.ts";
+export type { LedgerChange, StoreRecord } from "./systems/provenance.ts";
+export { rsrHits } from "./systems/rsr.ts";
+export type { RsrHits } from "./systems/rsr.ts";
+export {
+  measureSystem,
+  rowsPerSystemTask,
+  sessionDateOf,
+  systemTaskKey,
+} from "./systems/measure.ts";
+export type { MeasureSystemOptions, SessionReceived } from "./systems/measure.ts";
+export { systemSetup } from "./systems/system_setup.ts";
+export type { SystemSetupOptions } from "./systems/system_setup.ts";
+export { formatPlan, planLines } from "./systems/system_plan.ts";
+export type { PlanLine } from "./systems/system_plan.ts";
+export { resolveSystem, SYSTEM_NAMES, SYSTEMS, systemSpec } from "./systems/resolve_system.ts";
+export type { SystemSpec } from "./systems/resolve_system.ts";
+export { makeSystem, registeredSystemSpec } from "./systems/systems.ts";
+export { MEM0_VERSION, mem0System } from "./systems/mem0/mem0_system.ts";
+export { MEM0_CLASSIC_VERSION, mem0ClassicSystem } from "./systems/mem0/mem0_classic_system.ts";
+export { langmemSystem } from "./systems/langmem/langmem_system.ts";
+export {
+  formatConversation,
+  LANGMEM_UPSTREAM,
+  manageMemories,
+} from "./systems/langmem/memory_manager.ts";
+export type {
+  ExistingMemory,
+  ManageMemoriesOptions,
+  ManagerAction,
+  ManagerMessage,
+} from "./systems/langmem/memory_manager.ts";
+export { AMEM_UPSTREAM, amemSystem } from "./systems/amem/amem_system.ts";
+export type { AmemNote } from "./systems/amem/amem_system.ts";
+export { HINDSIGHT_CLIENT_VERSION, hindsightSystem } from "./systems/hindsight.ts";
+export type { HindsightStats, HindsightSystemOptions } from "./systems/hindsight.ts";
+export { cosine } from "./systems/cosine.ts";
+export { systemTable1 } from "./systems/system_table1.ts";
+export { systemTable2 } from "./systems/system_table2.ts";

@@ -67,9 +67,18 @@ function _openai(m: ChatMessage): Record<string, unknown> {
  * import assert from "node:assert/strict";
  * import { llmAgent } from "./llm_agent.ts";
  * import { ModelClient } from "../models/model_client.ts";
- * const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", seed: true, extra: {} } });
- * const agent = llmAgent({ client });
- * assert.deepEqual([agent.id, agent.simulated, agent.memoryPlacement], ["llm:m", false, "system"]);
+ * import { loadDemo } from "../data/demo.ts";
+ * import { startFakeOpenAIServer } from "../testing/fake_openai_server.ts";
+ * // The model reasons in a <think> block: the answer is what follows it, the reasoning kept apart.
+ * const server = startFakeOpenAIServer({ reply: () => "<think>the record says 4</think>4" });
+ * try {
+ *   const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: server.baseUrl, apiKey: "k", seed: true, extra: {} } });
+ *   const agent = llmAgent({ client });
+ *   assert.deepEqual([agent.id, agent.simulated, agent.memoryPlacement], ["llm:m", false, "system"]);
+ *   const [instance] = await loadDemo({ seed: 0, bankSize: 4, traceLoad: 1, dataDir: "" });
+ *   const answer = await agent.answer({ instance, context: instance.background, condition: "clean", pairId: "p", seed: 0 });
+ *   assert.deepEqual([answer.output, answer.reasoning], ["4", "the record says 4"]);
+ * } finally { await server.close(); }
  * ```
  */
 export function llmAgent(options: {

@@ -62,7 +62,7 @@ import { pathProblem, type PathUse } from "../io/path_problem.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
-import type { PluginError } from "../run/plugins.ts";
+import type { PluginError } from "../plugins/plugins.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
 export class CliError extends Error {
@@ -674,7 +674,7 @@ export async function execute<O extends Record<string, OptionSpec>>(options: {
     const paths = pluginPaths({ argv: options.argv, stop: command.spec.rest?.name });
     // Imported only when needed: the loader reaches every registry (memory systems included).
     if (paths.length > 0) {
-      const { loadPlugins } = await import("../run/plugins.ts");
+      const { loadPlugins } = await import("../plugins/plugins.ts");
       try {
         await loadPlugins({ paths });
       } catch (e) {

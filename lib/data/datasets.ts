@@ -47,6 +47,8 @@ DATASETS.register({
  * import { loadDataset } from "./datasets.ts";
  * const instances = await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 });
  * assert.ok(instances.length >= 20);
+ * assert.ok(instances.every((i) => i.background.length === 100)); // each bank cut to bankSize
+ * await assert.rejects(loadDataset({ name: "nope", seed: 0, bankSize: 1, traceLoad: 1 }), /unknown dataset "nope"/);
  * ```
  */
 export async function loadDataset(

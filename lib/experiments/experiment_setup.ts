@@ -6,7 +6,7 @@ import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
-import { loadPlugins, type Plugin, registerPlugin } from "../run/plugins.ts";
+import { loadPlugins, type Plugin, registerPlugin } from "../plugins/plugins.ts";
 import type { Progress } from "../run/progress.ts";
 import { repoDataDir } from "./repo_paths.ts";
 

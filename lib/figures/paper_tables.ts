@@ -10,7 +10,7 @@ import pl from "nodejs-polars";
  * import assert from "node:assert/strict";
  * import { loadPaperValues } from "./paper_values.ts";
  * import { table1Frame } from "./paper_tables.ts";
- * const { table1 } = await loadPaperValues({});
+ * const { table1 } = await loadPaperValues();
  * assert.equal(table1Frame({ paper: table1 }).height, 16);
  * ```
  */
@@ -56,7 +56,7 @@ export function table1Frame(options: {
  * import assert from "node:assert/strict";
  * import { loadPaperValues } from "./paper_values.ts";
  * import { table2Frame } from "./paper_tables.ts";
- * const { table2 } = await loadPaperValues({});
+ * const { table2 } = await loadPaperValues();
  * assert.deepEqual(table2Frame({ paper: table2 }).columns.slice(3), ["K=1", "K=3", "K=5", "K=7"]);
  * ```
  */

@@ -32,7 +32,7 @@ export const PAPER_DIR = new URL("../../data/paper/", import.meta.url);
  * ```ts
  * import assert from "node:assert/strict";
  * import { loadPaperValues } from "./paper_values.ts";
- * const paper = await loadPaperValues({});
+ * const paper = await loadPaperValues();
  * assert.equal(paper.table1.height, 8);
  * assert.ok(paper.figures.some((v) => v.figure === "figure3"));
  * ```
@@ -40,7 +40,7 @@ export const PAPER_DIR = new URL("../../data/paper/", import.meta.url);
 export async function loadPaperValues(options: {
   /** Folder holding figure_values.csv, table1.csv and table2.csv; default {@link PAPER_DIR}. */
   dir?: URL | string;
-}): Promise<PaperValues> {
+} = {}): Promise<PaperValues> {
   const dir = options.dir ?? PAPER_DIR;
   const read = async (name: string) => {
     const url = typeof dir === "string" ? `${dir.replace(/\/?$/, "/")}${name}` : new URL(name, dir);

@@ -13,7 +13,12 @@ import type { Judge } from "./judge.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { JUDGES } from "./judges.ts";
- * assert.equal(JUDGES.resolve("deterministic").id, "deterministic");
+ * import { loadDemo } from "../data/demo.ts";
+ * const judge = JUDGES.resolve("deterministic");
+ * const [instance] = await loadDemo({ seed: 0, bankSize: 4, traceLoad: 1, dataDir: "" });
+ * const verdict = await judge.judge({ instance, output: `It is ${instance.target}.` });
+ * assert.deepEqual([verdict.correct, verdict.matchesTarget], [false, true]);
+ * assert.throws(() => JUDGES.resolve("oracle"), /unknown id "oracle"/);
  * ```
  */
 export const JUDGES: Registry<Judge> = createRegistry({ kind: "judge" });

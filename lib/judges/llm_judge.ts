@@ -167,10 +167,20 @@ export function judgeMessages(options: {
  * import assert from "node:assert/strict";
  * import { llmJudge } from "./llm_judge.ts";
  * import { ModelClient } from "../models/model_client.ts";
- * const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", seed: true, extra: {} } });
- * const judge = llmJudge({ client });
- * assert.deepEqual([judge.id, judge.model, judge.scope], ["llm:m", "m", "answer"]);
- * assert.equal(llmJudge({ client, scope: "trajectory" }).id, "llm:m/trajectory");
+ * import { loadDemo } from "../data/demo.ts";
+ * import { startFakeOpenAIServer } from "../testing/fake_openai_server.ts";
+ * // The judge model's verdict after a sentence of prose: read tolerantly.
+ * const verdict = { reasoning: "It names the target.", correct: false, matchesTarget: true, hedged: false };
+ * const server = startFakeOpenAIServer({ reply: () => "Here is my verdict: " + JSON.stringify(verdict) });
+ * try {
+ *   const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: server.baseUrl, apiKey: "k", seed: true, extra: {} } });
+ *   const judge = llmJudge({ client });
+ *   assert.deepEqual([judge.id, judge.model, judge.scope], ["llm:m", "m", "answer"]);
+ *   assert.equal(llmJudge({ client, scope: "trajectory" }).id, "llm:m/trajectory");
+ *   const [instance] = await loadDemo({ seed: 0, bankSize: 4, traceLoad: 1, dataDir: "" });
+ *   const got = await judge.judge({ instance, output: instance.target });
+ *   assert.deepEqual([got.correct, got.matchesTarget, got.hedged], [false, true, false]);
+ * } finally { await server.close(); }
  * ```
  */
 export function llmJudge(options: {

@@ -144,9 +144,15 @@ let _consoleGuarded = false;
  *
  * @example
  * ```ts
- * import { guardConsole } from "./redact.ts";
+ * import assert from "node:assert/strict";
+ * import { guardConsole, registerSecret } from "./redact.ts";
+ * const printed: unknown[] = [];
+ * console.log = (...args: unknown[]) => void printed.push(...args); // stands in for the terminal
+ * registerSecret({ secret: "sk-example-key-0001" });
  * guardConsole();
  * guardConsole(); // a second call changes nothing
+ * console.log("using sk-example-key-0001", 42, { key: "sk-example-key-0001" });
+ * assert.deepEqual(printed, ["using [REDACTED]", 42, '{ key: "[REDACTED]" }']);
  * ```
  */
 export function guardConsole(): void {

@@ -91,8 +91,15 @@ export const ERROR_REPORT_ENV = "MEMGAUGE_ERROR_REPORT";
  *
  * @example
  * ```ts
- * import { reportErrorRows } from "./error_summary.ts";
- * reportErrorRows({ rows: [{ error: null }] }); // without the variable: nothing happens
+ * import assert from "node:assert/strict";
+ * import { ERROR_REPORT_ENV, reportErrorRows } from "./error_summary.ts";
+ * const path = await Deno.makeTempFile();
+ * Deno.env.set(ERROR_REPORT_ENV, path);
+ * reportErrorRows({ rows: [{ error: null }, { error: "HTTP 429: slow down" }] });
+ * Deno.env.delete(ERROR_REPORT_ENV);
+ * reportErrorRows({ rows: [{ error: "HTTP 500" }] }); // without the variable: nothing happens
+ * const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+ * assert.deepEqual(lines, [{ rows: 2, errors: 1, kinds: [["HTTP 429", 1]] }]);
  * ```
  */
 export function reportErrorRows(options: {

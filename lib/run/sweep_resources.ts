@@ -31,8 +31,16 @@ export interface SweepResources {
  * import assert from "node:assert/strict";
  * import { deterministicJudge } from "../judges/deterministic_judge.ts";
  * import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
+ * import { loadDemo } from "../data/demo.ts";
  * import { sweepResources } from "./sweep_resources.ts";
  * const resources = sweepResources({ judge: deterministicJudge, writer: verbatimWriter });
+ * const [instance] = await loadDemo({ seed: 0, bankSize: 4, traceLoad: 1, dataDir: "" });
+ * // A trace is ranked once per ranker and seed: every pair of the sweep shares the promise.
+ * const ranker = resources.ranker("chronological");
+ * const ranking = resources.ranking(ranker, instance.helpful, 7);
+ * assert.equal(resources.ranking(ranker, instance.helpful, 7), ranking);
+ * assert.deepEqual(await ranking, instance.helpful.units.map((u) => u.id));
+ * assert.throws(() => resources.ranker("oracle"), /unknown ranker "oracle" \(expected one of usefulness/);
  * assert.equal(resources.policy("NC").id, "NC");
  * ```
  */

@@ -2,15 +2,25 @@ import assert from "node:assert/strict";
 import { instructionCues } from "../../lib/agents/mechanisms/instructions.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
 import type { Instance } from "../../lib/model/instance.ts";
-import { HAVE_DATA } from "../data/_built.ts";
+import { type DataSource, SOURCES } from "../data/_built.ts";
 
 const LOADS = [0.75, 1, 1.25];
 
-/** Every instance of a dataset at every trace load it has (the demo set has load 1 only). */
-async function everyInstance(name: string): Promise<Instance[]> {
+/**
+ * Every instance of a dataset at every trace load it has (the demo set has load 1 only), built
+ * from `source`: the committed fixture always, the real benchmarks when present.
+ */
+async function everyInstance(name: string, source?: DataSource): Promise<Instance[]> {
   const loads = name === "demo" ? [1] : LOADS;
+  const where = source
+    ? {
+      dataDir: source.dataDir,
+      bankSize: source.bankSize,
+      count: source.count[name as keyof DataSource["count"]],
+    }
+    : {};
   const sets = await Promise.all(
-    loads.map((traceLoad) => loadDataset({ name, seed: 0, bankSize: 100, traceLoad })),
+    loads.map((traceLoad) => loadDataset({ name, seed: 0, bankSize: 100, traceLoad, ...where })),
   );
   return sets.flat();
 }
@@ -24,13 +34,19 @@ function flaggedHelpful(instances: readonly Instance[]): string[] {
   );
 }
 
-for (const name of ["demo", "locomo", "longmemeval"]) {
+const CASES = [
+  { name: "demo", source: undefined, label: "demo" },
+  ...SOURCES.flatMap((source) =>
+    ["locomo", "longmemeval"].map((name) => ({ name, source, label: `${name} (${source.name})` }))
+  ),
+];
+
+for (const { name, source, label } of CASES) {
   Deno.test({
     name:
-      `instructionCues() flags no unit of any helpful trace of ${name}, and some unit of every Sleeper trace`,
-    ignore: name !== "demo" && !HAVE_DATA,
+      `instructionCues() flags no unit of any helpful trace of ${label}, and some unit of every Sleeper trace`,
     async fn() {
-      const instances = await everyInstance(name);
+      const instances = await everyInstance(name, source);
       assert.ok(instances.length > 0);
       assert.deepEqual(flaggedHelpful(instances), []);
       // Sleeper payloads are orders to the agent's memory by construction; the detector must see them.

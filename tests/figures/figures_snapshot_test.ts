@@ -8,7 +8,7 @@ import { assertSnapshot, fixtureRows } from "./_snapshot.ts";
 
 const grid = [0, 0.25, 0.5, 0.75, 1];
 const policies = ["UM", "PQ", "NC", "SC"];
-const paper = await loadPaperValues({});
+const paper = await loadPaperValues();
 
 Deno.test("figure3Stages() matches its snapshot", async () => {
   await assertSnapshot(

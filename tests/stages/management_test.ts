@@ -197,7 +197,9 @@ Deno.test("SC never quarantines a record whose units are all consistent with the
       const { quarantined } = strictConflict.apply(state);
       for (const r of quarantined) {
         assert.ok(
-          r.sourceUnitIds.some((id) => isInconsistent({ ...r, sourceUnitIds: [id] }, state)),
+          r.sourceUnitIds.some((id) =>
+            isInconsistent({ record: { ...r, sourceUnitIds: [id] }, state })
+          ),
         );
       }
       for (const r of records.filter((r) => !inconsistent(r, traces))) {

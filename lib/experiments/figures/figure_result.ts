@@ -31,7 +31,7 @@ let _paper: Promise<PaperValues> | undefined;
 
 /** The paper's values, loaded once per process. */
 export function _paperValues(): Promise<PaperValues> {
-  _paper ??= loadPaperValues({});
+  _paper ??= loadPaperValues();
   return _paper;
 }
 

@@ -7,10 +7,13 @@ import { quarantineWhere } from "./policy.ts";
  * trusted record states under the same key. Only records written after the bank (newly written
  * ones) can be quarantined; the earlier record wins.
  */
-export function hasNumericConflict(
-  record: MemoryRecord,
-  records: readonly MemoryRecord[],
-): boolean {
+export function hasNumericConflict(options: {
+  /** The record that may be quarantined. */
+  record: MemoryRecord;
+  /** The memory it is checked against (it may contain `record` itself, which is skipped). */
+  records: readonly MemoryRecord[];
+}): boolean {
+  const { record, records } = options;
   if (record.provenance.writtenAt === 0 || record.numbers.length === 0) return false;
   return records.some((other) =>
     other !== record &&
@@ -38,5 +41,5 @@ export const numericConflict = quarantineWhere({
   id: "NC",
   description:
     "Numeric-conflict resolution: a new record contradicting an earlier trusted number is excluded.",
-  quarantine: (record, state) => hasNumericConflict(record, state.records),
+  quarantine: (record, state) => hasNumericConflict({ record, records: state.records }),
 });

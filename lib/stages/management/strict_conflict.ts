@@ -43,7 +43,13 @@ function _contradicts(claim: _Claim, outcome: VerifiedOutcome): boolean {
  * asserts a different answer to the query than an outcome confirms, or states a different
  * value under a key an outcome fixes. A record that nothing verified contradicts is consistent.
  */
-export function isInconsistent(record: MemoryRecord, state: MemoryState): boolean {
+export function isInconsistent(options: {
+  /** The record whose source units are checked. */
+  record: MemoryRecord;
+  /** The memory state carrying the history's verified outcomes. */
+  state: MemoryState;
+}): boolean {
+  const { record, state } = options;
   const outcomes = _outcomes(state);
   return _claims(record, state).some((c) => outcomes.some((o) => _contradicts(c, o)));
 }
@@ -70,5 +76,5 @@ export const strictConflict = quarantineWhere({
   id: "SC",
   description:
     "Strict conflict resolution: records inconsistent with verified interaction outcomes are excluded.",
-  quarantine: (record, state) => isInconsistent(record, state),
+  quarantine: (record, state) => isInconsistent({ record, state }),
 });

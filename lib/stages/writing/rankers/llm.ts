@@ -39,8 +39,17 @@ export const RANKER_PROMPT =
  * import assert from "node:assert/strict";
  * import { llmRanker } from "./llm.ts";
  * import { ModelClient } from "../../../models/model_client.ts";
- * const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", seed: true, extra: {} } });
- * assert.equal(llmRanker({ client }).id, "llm:m");
+ * import { startFakeOpenAIServer } from "../../../testing/fake_openai_server.ts";
+ * // The model ranks u2 first and forgets u3: the ranking is repaired, u3 appended.
+ * const server = startFakeOpenAIServer({ reply: () => 'Sure! {"ranking": ["u2", "u1"]}' });
+ * try {
+ *   const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: server.baseUrl, apiKey: "k", seed: true, extra: {} } });
+ *   const ranker = llmRanker({ client });
+ *   const unit = (id: string) => ({ id, text: id, channel: "user" as const, trusted: true, verified: false, numbers: [], asserts: null });
+ *   const trace = { id: "t", session: "s", kind: "helpful" as const, units: [unit("u1"), unit("u2"), unit("u3")] };
+ *   assert.equal(ranker.id, "llm:m");
+ *   assert.deepEqual(await ranker.rank(trace, { seed: 0 }), ["u2", "u1", "u3"]);
+ * } finally { await server.close(); }
  * ```
  */
 export function llmRanker(options: {

@@ -39,8 +39,17 @@ const RecordReply = z.object({ record: z.string().trim().min(1) });
  * import assert from "node:assert/strict";
  * import { llmWriter } from "./llm.ts";
  * import { ModelClient } from "../../../models/model_client.ts";
- * const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", seed: true, extra: {} } });
- * assert.equal(llmWriter({ client }).id, "llm:m");
+ * import { startFakeOpenAIServer } from "../../../testing/fake_openai_server.ts";
+ * // The model thinks aloud before its JSON: only the record reaches memory, tagged by channel.
+ * const server = startFakeOpenAIServer({ reply: () => '<think>Ann, Rex</think>{"record": "Ann has a dog named Rex."}' });
+ * try {
+ *   const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: server.baseUrl, apiKey: "k", seed: true, extra: {} } });
+ *   const writer = llmWriter({ client });
+ *   const unit = { id: "u1", text: "My dog Rex is 3.", channel: "user" as const, trusted: true, verified: false, numbers: [], asserts: null };
+ *   const trace = { id: "t", session: "s", kind: "helpful" as const, units: [unit] };
+ *   assert.equal(writer.id, "llm:m");
+ *   assert.equal(await writer.write(unit, { trace }), "[user] Ann has a dog named Rex.");
+ * } finally { await server.close(); }
  * ```
  */
 export function llmWriter(options: {

@@ -11,7 +11,7 @@ import { figure3Column } from "../../lib/experiments/figures/figure3.ts";
 import { notebookSetup } from "../../lib/experiments/notebook_setup.ts";
 import { JUDGES } from "../../lib/judges/judges.ts";
 import { createRegistry } from "../../lib/model/registry.ts";
-import { loadPlugins, PluginError, registerPlugin } from "../../lib/run/plugins.ts";
+import { loadPlugins, PluginError, registerPlugin } from "../../lib/plugins/plugins.ts";
 import { POLICIES } from "../../lib/stages/management/policies.ts";
 import { RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { WRITERS } from "../../lib/stages/writing/writers.ts";
