@@ -21,6 +21,17 @@ import type { Writer } from "../stages/writing/writer.ts";
 import { llmWriter } from "../stages/writing/writers/llm.ts";
 import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
 
+/** A completed chat call, as `observe` sees it (cache hits included). */
+export interface ObservedCall {
+  /** The model id the client was made for (catalog id, or the name given with `--base-url`). */
+  id: string;
+  /** The request's cache key. */
+  key: string;
+  /** The exact body the request sends (with `model`). */
+  body: Record<string, unknown>;
+  result: ChatResult;
+}
+
 /** Model-backed sweep parts; `close()` releases the cache. */
 export interface ModelSetup {
   /** Client per model id (created on first use; a key is read only then). */
@@ -78,6 +89,8 @@ export function modelSetup(options: {
   env?: Readonly<Record<string, string | undefined>>;
   /** Answers cache misses instead of the endpoint (batch export); default none. */
   onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
+  /** Sees every completed chat call, cache hits included (the dry-run plan); default none. */
+  observe?: (call: ObservedCall) => void;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   let rejected = 0;
@@ -100,6 +113,7 @@ export function modelSetup(options: {
         retryBaseMs: options.retryBaseMs,
         onMiss: options.onMiss,
       });
+      if (options.observe) _observed(c, id, options.observe);
       clients.set(id, c);
     }
     return c;
@@ -158,4 +172,17 @@ function _rejections<T extends object>(target: T, method: keyof T, count: () => 
         });
     },
   });
+}
+
+/** Report every completed call of `client` to `observe`. */
+function _observed(client: ModelClient, id: string, observe: (call: ObservedCall) => void): void {
+  const chat = client.chat.bind(client);
+  client.chat = (request) => {
+    const key = client.key(request);
+    const body = { model: client.endpoint.model, ...client.body(request) };
+    return chat(request).then((result) => {
+      observe({ id, key, body, result });
+      return result;
+    });
+  };
 }

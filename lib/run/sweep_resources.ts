@@ -25,6 +25,8 @@ export const OFFLINE_RANKERS: Readonly<Record<string, Ranker>> = {
 export interface SweepResources {
   judge: Judge;
   writes: WriteOnceCache;
+  /** Write every unit of a trace while its ranking is pending (batch export); default false. */
+  writeAhead: boolean;
   /** The ranker for an id; `agent` lets a factory build the agent's own ranker (`llm:self`). */
   ranker(id: string, agent?: Agent): Ranker;
   ranking(ranker: Ranker, trace: Trace, seed: number): Promise<string[]>;
@@ -56,6 +58,12 @@ export function sweepResources(options: {
   policies?: Readonly<Record<string, ManagementPolicy>>;
   /** Builds rankers not in `rankers` (e.g. `llm:self`, `llm:MODEL`); default none. */
   rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
+  /**
+   * Write every unit of a trace without waiting for its ranking, so ranking and writing are
+   * one batch round; costs extra writes only when no operating point admits every unit.
+   * Default false.
+   */
+  writeAhead?: boolean;
 }): SweepResources {
   const rankers = { ...OFFLINE_RANKERS, ...options.rankers };
   const rankings = new Map<string, Promise<string[]>>();
@@ -63,6 +71,7 @@ export function sweepResources(options: {
   return {
     judge: options.judge,
     writes: new WriteOnceCache({ writer: options.writer }),
+    writeAhead: options.writeAhead ?? false,
     ranker(id, agent) {
       const ranker = rankers[id] ?? options.rankerFactory?.(id, agent);
       if (!ranker) {
