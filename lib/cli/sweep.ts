@@ -6,7 +6,7 @@ import { redact } from "../models/redact.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { lockOut, type OutLock, OutLockedError } from "../run/out_lock.ts";
-import { formatPlan } from "../run/plan/format_plan.ts";
+import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planSweepRun } from "../run/plan/plan_sweep_run.ts";
 import { sweepShape } from "../run/plan/sweep_shape.ts";
 import { formatQuickSummary, quickSummary } from "../run/quick_summary.ts";
@@ -440,7 +440,7 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
       return { ...planned, ...(unfinished && { select: (k) => !unfinished.keys.has(k) }) };
     },
   });
-  console.log(formatPlan({
+  console.log(formatRunPlan({
     title: [
       "DRY RUN: nothing was sent and no file was written.",
       `Plan: ${

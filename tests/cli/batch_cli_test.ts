@@ -76,7 +76,7 @@ const read = async (path: string): Promise<TrialRow[]> =>
 const strip = (rows: TrialRow[]) =>
   rows.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
 
-Deno.test("batch export/import: phases in order, live bodies, then a sweep with zero requests", async () => {
+Deno.test("batch export/import: three rounds, live bodies, then a sweep with zero requests", async () => {
   // A live run records the bodies the client really sends, and gives the reference rows.
   const sent: string[] = [];
   const live = startFakeOpenAIServer({
@@ -90,7 +90,7 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
 
     // Batch: export, answer offline with the same scripted model, import; until nothing is left.
     const exported: string[] = [];
-    const phases: string[] = [];
+    const rounds: string[] = [];
     for (let round = 0; round < 6; round++) {
       const ex = await run(BATCH, [
         "export",
@@ -100,12 +100,14 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
       ]);
       assert.equal(ex.code, 0, ex.out);
       if (/Nothing to export/.test(ex.out)) break;
-      phases.push(/Phase (\w+): (\d+) requests/.exec(ex.out)![1]);
+      const said = /Round (\d+) of (\d+): (\d+) requests \(([^)]*)\)/.exec(ex.out);
+      assert.ok(said, ex.out);
+      rounds.push(`${said[1]}/${said[2]} ${said[4].replace(/ \d+/g, "")}`);
       const text = await Deno.readTextFile(`${dir}/requests.jsonl`);
       assert.ok(!text.includes(SENTINEL), "the API key must never be exported");
       assert.ok(!/batch-export-needs-no-key|authorization|api_key/i.test(text));
       const lines = text.trim().split("\n").map((l) => JSON.parse(l));
-      assert.equal(/Phase \w+: (\d+) requests/.exec(ex.out)![1], String(lines.length));
+      assert.equal(said[3], String(lines.length));
       const results = lines.map((l, i) => {
         assert.deepEqual(Object.keys(l), ["custom_id", "method", "url", "body"]);
         assert.equal(l.method, "POST");
@@ -140,7 +142,8 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
       assert.equal(im.code, 0, im.out);
       assert.match(im.out, new RegExp(`${lines.length} responses cached`));
     }
-    assert.deepEqual(phases, ["ranking", "writing", "agent", "judge"]);
+    // Ranking and writing in one round: each unit is written once whatever its rank.
+    assert.deepEqual(rounds, ["1/3 ranking, writing", "2/3 agent", "3/3 judge"]);
     // Exactly the bodies the live client sent (the live run shares identical requests too).
     assert.deepEqual([...new Set(exported)].sort(), [...new Set(sent)].sort());
     assert.equal(exported.length, new Set(exported).size);

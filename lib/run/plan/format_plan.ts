@@ -22,16 +22,16 @@ function _table(head: string[], rows: string[][]): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatPlan } from "./format_plan.ts";
+ * import { formatRunPlan } from "./format_plan.ts";
  * const entry = { phase: "agent" as const, model: "m", asked: 4, unique: 3, cached: 1, toSend: 2,
  *   promptTokens: 2000, completionTokens: 20, completionBasis: "stand-in" as const, promptScale: 1 };
- * const text = formatPlan({ title: ["PLAN"], entries: [entry], costs: [{ model: "m", toSend: 2,
+ * const text = formatRunPlan({ title: ["PLAN"], entries: [entry], costs: [{ model: "m", toSend: 2,
  *   promptTokens: 2000, completionTokens: 20, prices: null, liveUsd: null, batchUsd: null }] });
  * assert.match(text, /^agent +4 +3 +1 +2 +2,000 +20$/m);
  * assert.match(text, /^counterfactual +0 +0 +0 +0 +0 +0$/m);
  * ```
  */
-export function formatPlan(options: {
+export function formatRunPlan(options: {
   /** Lines before the tables (what is planned: points, pairs, trials). */
   title: readonly string[];
   /** The plan's entries (`RequestPlan.entries()`). */

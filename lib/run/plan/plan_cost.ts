@@ -2,7 +2,7 @@
 import type { PlanEntry } from "./request_plan.ts";
 
 /** A model's list prices (the `prices` of a data/models.json entry). */
-export interface ModelPrices {
+export interface PlanPrices {
   /** USD per 1M input tokens. */
   inputPer1M: number;
   /** USD per 1M output tokens. */
@@ -23,7 +23,7 @@ export interface ModelCost {
   promptTokens: number;
   completionTokens: number;
   /** Null when the catalog has no prices for the model. */
-  prices: ModelPrices | null;
+  prices: PlanPrices | null;
   /** USD at list prices; null without prices. */
   liveUsd: number | null;
   /** USD through the Batch API; null without prices or without a batch discount. */
@@ -48,7 +48,7 @@ export function planCosts(options: {
   /** The plan's entries. */
   entries: readonly PlanEntry[];
   /** A model's prices, or null when it has none. */
-  prices: (model: string) => ModelPrices | null;
+  prices: (model: string) => PlanPrices | null;
 }): ModelCost[] {
   const byModel = new Map<string, ModelCost>();
   for (const e of options.entries) {

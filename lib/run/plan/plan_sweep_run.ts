@@ -8,8 +8,8 @@ import type { TrialRow } from "../../model/trial_row.ts";
 import { MODEL_CATALOG } from "../../models/model_catalog.ts";
 import { type ModelSetup, modelSetup } from "../model_setup.ts";
 import { sweep, type SweepOptions } from "../sweep.ts";
-import { type ModelCost, type ModelPrices, planCosts } from "./plan_cost.ts";
-import { type PlanEntry, RequestPlan } from "./request_plan.ts";
+import { type ModelCost, planCosts, type PlanPrices } from "./plan_cost.ts";
+import { type PlanEntry, type PlannedRequest, RequestPlan } from "./request_plan.ts";
 
 /** Options of `modelSetup` that a plan takes from the command line. */
 export type PlanSetup = Omit<Parameters<typeof modelSetup>[0], "onMiss" | "observe" | "env">;
@@ -22,21 +22,25 @@ export interface SweepRunPlan {
   costs: ModelCost[];
   /** The rows the sweep would write (decisions from stand-in replies: shape only). */
   rows: TrialRow[];
+  /** The batch round that can be sent now (`RequestPlan.round`); null when none is left. */
+  round: number | null;
+  /** With `keepBodies`: that round's requests, exactly as the run will send them. */
+  requests: PlannedRequest[];
 }
 
 // A plan reads no key: every key variable reads as this placeholder, which is never sent.
 const _NO_KEYS = new Proxy({}, { get: () => "dry-run-sends-nothing" }) as Record<string, string>;
 
 /** A model's prices: the client's endpoint (catalog plus `--model-option`), else the catalog. */
-export function modelPrices(models: ModelSetup, id: string): ModelPrices | null {
-  let endpoint: { prices?: ModelPrices | null } | undefined;
+export function modelPrices(models: ModelSetup, id: string): PlanPrices | null {
+  let endpoint: { prices?: PlanPrices | null } | undefined;
   try {
-    endpoint = models.client(id).endpoint as { prices?: ModelPrices | null };
+    endpoint = models.client(id).endpoint as { prices?: PlanPrices | null };
   } catch {
     endpoint = undefined;
   }
   if (endpoint?.prices !== undefined) return endpoint.prices;
-  const spec = MODEL_CATALOG.find((m) => m.id === id) as { prices?: ModelPrices } | undefined;
+  const spec = MODEL_CATALOG.find((m) => m.id === id) as { prices?: PlanPrices } | undefined;
   return spec?.prices ?? null;
 }
 
@@ -67,8 +71,10 @@ export async function planSweepRun(options: {
   build: (models: ModelSetup) => Promise<Omit<SweepOptions, "onRows" | "progress">>;
   /** Write ahead (batch export's rounds); default false. */
   writeAhead?: boolean;
+  /** Keep the bodies of the requests to send (batch export writes them); default false. */
+  keepBodies?: boolean;
 }): Promise<SweepRunPlan> {
-  const plan = new RequestPlan();
+  const plan = new RequestPlan({ keepBodies: options.keepBodies });
   const cachePath = options.setup.cachePath ?? ".memgauge/cache.sqlite";
   const models = modelSetup({
     ...options.setup,
@@ -86,7 +92,8 @@ export async function planSweepRun(options: {
     });
     const entries = plan.entries();
     const costs = planCosts({ entries, prices: (id) => modelPrices(models, id) });
-    return { entries, costs, rows };
+    const round = plan.round();
+    return { entries, costs, rows, round, requests: round === null ? [] : plan.requests(round) };
   } finally {
     models.close();
   }

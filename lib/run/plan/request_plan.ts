@@ -6,7 +6,7 @@
 import type { CacheMiss, ChatResult } from "../../models/model_client.ts";
 import { requestPhase } from "../batch/request_phase.ts";
 import type { ObservedCall } from "../model_setup.ts";
-import { PHASES, type RunPhase } from "../run_phase.ts";
+import { PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
 import { standInReply } from "./stand_in_reply.ts";
 import { promptTokens, textTokens } from "./token_estimate.ts";
 
@@ -42,6 +42,15 @@ interface _Key {
   hit: boolean;
   prompt: number;
   completion: number;
+  /** The body of a miss, when bodies are kept (batch export). */
+  body?: Record<string, unknown>;
+}
+
+/** A request to send: its cache key (a Batch API `custom_id`), exact body and phase. */
+export interface PlannedRequest {
+  customId: string;
+  body: Record<string, unknown>;
+  phase: RunPhase;
 }
 
 const _order = (p: RunPhase) => PHASES.indexOf(p);
@@ -66,12 +75,20 @@ const _order = (p: RunPhase) => PHASES.indexOf(p);
  * ```
  */
 export class RequestPlan {
+  #keepBodies: boolean;
   #keys = new Map<string, _Key>();
   #asked = new Map<string, number>();
   /** Per model: the provider's prompt tokens and our estimate, over cached replies. */
   #promptSeen = new Map<string, { real: number; estimate: number }>();
   /** Per phase and model: completion tokens of cached replies. */
   #completionSeen = new Map<string, { sum: number; n: number }>();
+
+  constructor(options: {
+    /** Keep the body of every request to send, for `requests()`; default false. */
+    keepBodies?: boolean;
+  } = {}) {
+    this.#keepBodies = options.keepBodies ?? false;
+  }
 
   /** Answer a miss with a stand-in reply of its phase (no request is made). */
   onMiss = (miss: CacheMiss): Promise<ChatResult> => {
@@ -103,6 +120,7 @@ export class RequestPlan {
       hit: result.cacheHit,
       prompt: promptTokens(call.body),
       completion: result.cacheHit ? 0 : result.completionTokens ?? 0,
+      ...(this.#keepBodies && !result.cacheHit && { body: call.body }),
     };
     this.#keys.set(call.key, entry);
     if (!result.cacheHit) return;
@@ -119,6 +137,33 @@ export class RequestPlan {
       this.#completionSeen.set(cell, seen);
     }
   };
+
+  /**
+   * The batch round that can be sent now: the earliest round with a request to send (every
+   * earlier round is answered by the cache). Its requests were built from real answers only,
+   * so they are exactly what the run will ask; later rounds depend on stand-in replies. Null
+   * when there is nothing to send.
+   */
+  round(): number | null {
+    let round: number | null = null;
+    for (const k of this.#keys.values()) {
+      if (!k.hit) round = Math.min(round ?? Infinity, RUN_PHASES[k.phase].round);
+    }
+    return round;
+  }
+
+  /** The requests to send in `round` (kept bodies only), by phase then cache key. */
+  requests(round: number): PlannedRequest[] {
+    const out: PlannedRequest[] = [];
+    for (const [customId, k] of this.#keys) {
+      if (k.hit || RUN_PHASES[k.phase].round !== round || !k.body) continue;
+      out.push({ customId, body: k.body, phase: k.phase });
+    }
+    return out.sort((a, b) =>
+      _order(a.phase) - _order(b.phase) ||
+      (a.customId < b.customId ? -1 : a.customId > b.customId ? 1 : 0)
+    );
+  }
 
   /** The requests by phase (in run order) and model (by id). */
   entries(): PlanEntry[] {
