@@ -112,6 +112,7 @@ interface _Unfinished {
 }
 
 const _pairTrials = (rows: readonly TrialRow[]) => new Set(rows.map(trialKey)).size;
+const _count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 /**
  * The partial file's state, checked before any work: what `--resume` completes (refused when
@@ -128,8 +129,9 @@ async function _unfinished(
   if (parsed.values.overwrite || (!args.resume && rows.length === 0)) return null;
   if (!args.resume) {
     throw new CliError(
-      `--out ${args.out}: ${partial} holds ${rows.length} rows (${_pairTrials(rows)} pair ` +
-        "trials) of an unfinished run; add --resume to complete it, or --overwrite to discard it",
+      `--out ${args.out}: ${partial} holds ${rows.length} rows (${
+        _count(_pairTrials(rows), "pair trial")
+      }) of an unfinished run; add --resume to complete it, or --overwrite to discard it`,
     );
   }
   const manifest = await readManifest(manifestPath(partial));
@@ -141,13 +143,12 @@ async function _unfinished(
       runId: manifest.runId,
       instancesHash: manifest.instancesHash,
     });
-    _refuseOther(args, partial, rows, manifestDifferences({ there: manifest, here }));
+    _refuseOther(partial, rows, manifestDifferences({ there: manifest, here }));
   }
   return { rows, keys, manifest };
 }
 
 function _refuseOther(
-  args: SweepArgs,
   partial: string,
   rows: readonly TrialRow[],
   differences: readonly string[],
@@ -178,7 +179,6 @@ function _checkRows(
     ...(other.stage !== args.stage ? [`--stage ${other.stage} there, ${args.stage} here`] : []),
   ];
   _refuseOther(
-    args,
     partial,
     rows,
     differences.length > 0 ? differences : [`run id ${other.runId} there, ${runId} here`],
@@ -236,7 +236,6 @@ async function _write(args: SweepArgs, parsed: _Parsed, lock: OutLock): Promise<
     } else if (unfinished) {
       if (unfinished.manifest) {
         _refuseOther(
-          args,
           partial,
           unfinished.rows,
           manifestDifferences({ there: unfinished.manifest, here: manifest }),
@@ -344,7 +343,9 @@ async function _run(context: {
       retrying
         ? `memgauge sweep: interrupted (${signal}); ${out} is unchanged (answers received are ` +
           "cached)."
-        : `memgauge sweep: interrupted (${signal}); ${written} pair trials are in ${tmp}.`,
+        : `memgauge sweep: interrupted (${signal}); ${_count(written, "pair trial")} ${
+          written === 1 ? "is" : "are"
+        } in ${tmp}.`,
     );
     console.error(`${retrying ? "Run again" : "Resume"} with: ${again}`);
     lock.release();
@@ -421,7 +422,6 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
         const runId = sweepRunId(planned);
         if (unfinished.manifest) {
           _refuseOther(
-            args,
             partial,
             unfinished.rows,
             manifestDifferences({

@@ -401,7 +401,9 @@ export const sweepCommand = defineCommand({
     if (v.overwrite && (v.resume || v.retryErrors)) {
       throw new CliError(
         `--overwrite and --${v.resume ? "resume" : "retry-errors"}: pick one (--overwrite ` +
-          "discards the unfinished run that --resume would complete)",
+          `discards an unfinished run; --${
+            v.resume ? "resume completes it" : "retry-errors reruns the error rows of OUT"
+          })`,
       );
     }
     if (v.out === undefined && !v.dryRun) {

@@ -138,7 +138,7 @@ Deno.test("a non-empty partial is never discarded without --overwrite", async ()
     assert.equal(again.stderr.trim().split("\n").length, 1, again.stderr);
     assert.match(
       again.stderr,
-      /--out .*rows\.jsonl: .*rows\.jsonl\.partial holds \d+ rows \(\d+ pair trials\) of an unfinished run; add --resume to complete it, or --overwrite to discard it/,
+      /--out .*rows\.jsonl: .*rows\.jsonl\.partial holds \d+ rows \(\d+ pair trials?\) of an unfinished run; add --resume to complete it, or --overwrite to discard it/,
     );
     assert.equal(await Deno.readTextFile(partial), before);
     assert.ok(n > 0);
@@ -193,13 +193,13 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
       assert.match(
         said[0],
         new RegExp(
-          `^memgauge sweep: interrupted \\(${signal}\\); \\d+ pair trials are in .*rows\\.jsonl\\.partial\\.$`,
+          `^memgauge sweep: interrupted \\(${signal}\\); \\d+ pair trials? (is|are) in .*rows\\.jsonl\\.partial\\.$`,
         ),
       );
       assert.match(said[1], /^Resume with: deno task sweep .* --resume$/);
       assert.ok(!await exists(out) && await exists(partial));
       assert.ok(!await exists(`${out}.lock`), "the lock is released");
-      const kept = Number(/(\d+) pair trials are in/.exec(said[0])![1]);
+      const kept = Number(/(\d+) pair trials? (?:is|are) in/.exec(said[0])![1]);
       const onDisk = await read(partial);
       assert.equal(new Set(onDisk.map((r) => `${r.pairId}#${r.trial}`)).size, kept);
 
