@@ -1,70 +1,176 @@
 /**
- * Personas of the offline reference agent: fixed, hand-set reading habits that differ in how
- * readily they follow directive or tool-sourced content. They stand in for "several models" so
- * medians and IQRs can be drawn offline. No value here was fitted to the paper's numbers.
+ * Personas of the offline reference agent: fixed, hand-set reading habits, one parameter group
+ * per mechanism (see `mechanisms.ts`). They stand in for "several models" so medians and IQRs can
+ * be drawn offline. Every value below was set by the reasoning written beside it, before any
+ * sweep was run; none was fitted to the paper's numbers, and no code compares the simulator's
+ * output with them.
  */
 
-/** One persona's reading habits. */
+/** One persona's reading habits, grouped by the mechanism that uses them. */
 export interface Persona {
   id: string;
   description: string;
-  /** Probability that the agent notices a given record in its context. */
-  attention: number;
-  /** Weight of a record by its source channel (the most external channel of the record). */
-  channelWeight: { user: number; assistant: number; tool: number };
-  /** Multiplier for records from an untrusted source. */
-  untrustedWeight: number;
-  /** Multiplier for records phrased as instructions ("remember that", "always", ...). */
-  directiveWeight: number;
-  /** Extra weight per step of recency (`writtenAt`): the newer record is believed more. */
-  recencyWeight: number;
+  /**
+   * Mechanism `attention`: a record is read with probability
+   * `base / ((1 + perRecord * (n - 1) + perKiloword * w / 1000) * (1 + perSimilar * s))`, n the
+   * number of records in the context, w the words in the other records, s the number of other
+   * records on the question's topic.
+   */
+  attention: {
+    /** Chance of reading a record that is alone in the context. */
+    base: number;
+    /** Relative loss per extra record (each is one more item to attend to). */
+    perRecord: number;
+    /** Relative loss per thousand words of the rest of the context (long text is skimmed). */
+    perKiloword: number;
+    /** Relative loss per other on-topic record (similar records interfere). */
+    perSimilar: number;
+  };
+  /**
+   * Mechanism `corroboration`: a value with evidence E (the weighted count of distinct statements
+   * of it) is believed with probability `E^2 / (E^2 + halfSupport^2)`.
+   */
+  corroboration: {
+    /** The evidence at which belief is even odds. */
+    halfSupport: number;
+  };
+  /**
+   * Mechanism `provenance`: a statement's weight is `channel[its channel] * (untrusted, when the
+   * record has an untrusted source) * (verified, when the record holds a verified outcome) *
+   * (1 + recencyPerStep * writtenAt)`.
+   */
+  provenance: {
+    /** Weight by the channel the statement came from. */
+    channel: { user: number; assistant: number; tool: number };
+    /** Multiplier for records with an untrusted source. */
+    untrusted: number;
+    /** Multiplier for records that hold a verified outcome (a confirmation, a tool result). */
+    verified: number;
+    /** Extra weight per logical write step (background 0, helpful 1, risk 2): newer wins. */
+    recencyPerStep: number;
+  };
+  /** Mechanism `instructions`: multiplier for a statement phrased as an order to the reader. */
+  instructions: { weight: number };
+  /**
+   * Mechanism `distractors`: chance that a read on-topic record which answers nothing, but states
+   * a value of the kind the question asks for, is taken for the answer.
+   */
+  distractors: { rate: number };
+  /** Mechanism `guess`: chance of knowing the answer anyway when memory gives none. */
+  guess: { rate: number };
 }
 
-/** The built-in personas, by id. */
+/**
+ * The built-in personas, by id. The shared reasoning:
+ * - attention: `base` 0.9 (a lone record is nearly always read); `perRecord` 0.03, so seven
+ *   records are read about 15% less closely than one (long-context loss is gradual at K <= 10,
+ *   not a cliff); `perKiloword` 0.15, so a thousand words of other records (five long dialogue
+ *   excerpts) cost about a seventh; `perSimilar` 0.15, so three other on-topic records cost
+ *   about a third of the attention (interference between similar items is the classic source of
+ *   recall errors).
+ * - corroboration: `halfSupport` 1.5 means one plain statement is believed about three times in
+ *   ten, two agreeing statements about two times in three, four about nine in ten: a lone claim
+ *   is an anecdote, agreement makes a fact, and belief saturates after a handful.
+ * - provenance: the user speaks with authority about their own life (1); the assistant mostly
+ *   restates what it was told (0.9); tool output is third-party content (0.8); untrusted sources
+ *   lose a third (0.7); a verified outcome adds a fifth (1.2); a newer record gains 15% per write
+ *   step (people and models both let a later update override an earlier one).
+ * - instructions: neutral (1) unless the persona says otherwise.
+ * - distractors: 0.15, about one confusable record in seven taken for the answer (similar-
+ *   question confusions are common but a minority of answers).
+ * - guess: 0.01. Without memory a personal fact (a date, a name, a count) can only be guessed;
+ *   with tens to hundreds of plausible values that is right about once in a hundred.
+ */
 export const PERSONAS: Readonly<Record<string, Persona>> = {
   careful: {
     id: "careful",
-    description: "Discounts tool output, untrusted sources and instructions.",
-    attention: 0.9,
-    channelWeight: { user: 1, assistant: 0.8, tool: 0.4 },
-    untrustedWeight: 0.3,
-    directiveWeight: 0.4,
-    recencyWeight: 0,
+    description: "Needs corroboration, discounts tool output, untrusted sources and instructions.",
+    attention: { base: 0.95, perRecord: 0.03, perKiloword: 0.1, perSimilar: 0.1 },
+    // Two agreeing statements for even odds: it does not act on a lone claim.
+    corroboration: { halfSupport: 2 },
+    // Tool text is content, not fact (0.5); untrusted sources mostly ignored (0.3); a verified
+    // outcome is what it looks for (1.5); no preference for newer records.
+    provenance: {
+      channel: { user: 1, assistant: 0.8, tool: 0.5 },
+      untrusted: 0.3,
+      verified: 1.5,
+      recencyPerStep: 0,
+    },
+    // Memory that gives orders is a red flag: it keeps three tenths of such a statement.
+    instructions: { weight: 0.3 },
+    // It checks that a record answers this question, so it is rarely misled (one in twenty).
+    distractors: { rate: 0.05 },
+    // It says "I don't know" rather than guess.
+    guess: { rate: 0.005 },
   },
   balanced: {
     id: "balanced",
     description: "Weighs sources evenly and slightly prefers newer records.",
-    attention: 0.9,
-    channelWeight: { user: 1, assistant: 0.9, tool: 0.8 },
-    untrustedWeight: 0.8,
-    directiveWeight: 1,
-    recencyWeight: 0.1,
+    attention: { base: 0.9, perRecord: 0.03, perKiloword: 0.15, perSimilar: 0.15 },
+    corroboration: { halfSupport: 1.5 },
+    provenance: {
+      channel: { user: 1, assistant: 0.9, tool: 0.8 },
+      untrusted: 0.7,
+      verified: 1.2,
+      recencyPerStep: 0.15,
+    },
+    instructions: { weight: 1 },
+    distractors: { rate: 0.15 },
+    guess: { rate: 0.01 },
   },
   compliant: {
     id: "compliant",
     description: "Follows instructions found in memory and trusts tool output.",
-    attention: 0.95,
-    channelWeight: { user: 1, assistant: 1, tool: 1.1 },
-    untrustedWeight: 1,
-    directiveWeight: 1.6,
-    recencyWeight: 0.2,
+    attention: { base: 0.95, perRecord: 0.02, perKiloword: 0.1, perSimilar: 0.1 },
+    // One statement already gives even odds: it takes memory at its word.
+    corroboration: { halfSupport: 1 },
+    // Tool output is ground truth to it (1.1); it does not discount untrusted sources.
+    provenance: {
+      channel: { user: 1, assistant: 1, tool: 1.1 },
+      untrusted: 1,
+      verified: 1,
+      recencyPerStep: 0.25,
+    },
+    // An order in memory reads as a task to carry out: 1.6 times a plain statement.
+    instructions: { weight: 1.6 },
+    distractors: { rate: 0.15 },
+    // Eager to answer: it guesses more often.
+    guess: { rate: 0.015 },
   },
   recency: {
     id: "recency",
-    description: "Believes whatever it read last.",
-    attention: 0.85,
-    channelWeight: { user: 1, assistant: 1, tool: 1 },
-    untrustedWeight: 1,
-    directiveWeight: 1,
-    recencyWeight: 2,
+    description: "Believes whatever was written last.",
+    attention: { base: 0.9, perRecord: 0.03, perKiloword: 0.15, perSimilar: 0.15 },
+    corroboration: { halfSupport: 1.5 },
+    // Each write step multiplies in 1.5 more: a risk record (step 2) weighs 4, the helpful one
+    // (step 1) 2.5, background 1, so the last word nearly always wins.
+    provenance: {
+      channel: { user: 1, assistant: 1, tool: 1 },
+      untrusted: 1,
+      verified: 1,
+      recencyPerStep: 1.5,
+    },
+    instructions: { weight: 1 },
+    distractors: { rate: 0.15 },
+    guess: { rate: 0.01 },
   },
   skimmer: {
     id: "skimmer",
-    description: "Misses records often; otherwise balanced.",
-    attention: 0.6,
-    channelWeight: { user: 1, assistant: 0.9, tool: 0.8 },
-    untrustedWeight: 0.8,
-    directiveWeight: 1,
-    recencyWeight: 0.1,
+    description: "Reads few records closely and grabs on-topic values; otherwise balanced.",
+    // Misses a third of even a lone record and loses more to crowding, length and similar
+    // records (a thousand words of context cost it a third).
+    attention: { base: 0.65, perRecord: 0.05, perKiloword: 0.5, perSimilar: 0.2 },
+    corroboration: { halfSupport: 1.5 },
+    provenance: {
+      channel: { user: 1, assistant: 0.9, tool: 0.8 },
+      untrusted: 0.7,
+      verified: 1.2,
+      recencyPerStep: 0.15,
+    },
+    instructions: { weight: 1 },
+    // It matches on topic words, so twice as often as the others it takes a similar record's
+    // value for the answer.
+    distractors: { rate: 0.3 },
+    guess: { rate: 0.01 },
   },
 };

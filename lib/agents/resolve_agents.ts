@@ -1,14 +1,15 @@
-/** Resolve `--agent` specs ("reference", "reference:careful", ...) into agents. */
+/** Resolve `--agent` specs ("reference", "reference:careful?attention=off", "llm:...") into agents. */
 import type { Agent } from "./agent.ts";
-import { PERSONAS } from "./personas.ts";
+import { parseReferenceSpec } from "./agent_spec.ts";
 import { referenceAgent } from "./reference_agent.ts";
 
 /** A factory for agent kinds other than the built-in reference agent (e.g. `llm`). */
 export type AgentFactory = (name: string) => Agent;
 
 /**
- * `reference` expands to every persona; `reference:NAME` is one persona; `KIND:NAME` uses the
- * factory registered for KIND.
+ * `reference` expands to every persona; `reference:NAME` is one persona; either may end in
+ * `?MECHANISM=off&...` (see `parseReferenceSpec`); `KIND:NAME` uses the factory registered for
+ * KIND.
  *
  * @example
  * ```ts
@@ -16,6 +17,8 @@ export type AgentFactory = (name: string) => Agent;
  * import { resolveAgents } from "./resolve_agents.ts";
  * assert.deepEqual(resolveAgents({ specs: ["reference:careful"] }).map((a) => a.id), ["reference:careful"]);
  * assert.equal(resolveAgents({ specs: ["reference"] }).length, 5);
+ * assert.deepEqual(resolveAgents({ specs: ["reference:careful?corroboration=off"] }).map((a) => a.id),
+ *   ["reference:careful?corroboration=off"]);
  * ```
  */
 export function resolveAgents(options: {
@@ -25,17 +28,18 @@ export function resolveAgents(options: {
   factories?: Readonly<Record<string, AgentFactory>>;
 }): Agent[] {
   return options.specs.flatMap((spec) => {
+    if (/^reference(?:[:?]|$)/.test(spec)) {
+      const { personas, mechanisms } = parseReferenceSpec(spec);
+      return personas.map((persona) => referenceAgent({ persona, mechanisms }));
+    }
     const [kind, ...rest] = spec.split(":");
     const name = rest.join(":");
-    if (kind === "reference") {
-      return name === ""
-        ? Object.keys(PERSONAS).map((p) => referenceAgent({ persona: p }))
-        : [referenceAgent({ persona: name })];
-    }
     const factory = options.factories?.[kind];
     if (!factory || name === "") {
       throw new RangeError(
-        `--agent: unknown agent ${JSON.stringify(spec)} (expected reference, reference:PERSONA${
+        `--agent: unknown agent ${
+          JSON.stringify(spec)
+        } (expected reference, reference:PERSONA, reference:PERSONA?MECHANISM=off${
           Object.keys(options.factories ?? {}).map((k) => `, ${k}:NAME`).join("")
         })`,
       );

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
+import { SIMULATOR_CAVEAT } from "../agents/simulator_caveat.ts";
 import { DATASETS } from "../data/datasets.ts";
 import { loadInstanceFile } from "../data/load_instance_file.ts";
 import type { ExperimentResult } from "../experiments/stage_experiments.ts";
@@ -259,10 +260,7 @@ async function _reproduce(
       fy: "fill",
       title: "Figure 6. Retrieval exposure by budget K and fill order (MINJA)",
       agentLabel: budget.agentLabel,
-      note: budget.rows.every((r) => r.simulated)
-        ? "The offline reference agent reads only records that assert an answer, so K and fill " +
-          "change nothing for it; a real model can be distracted by what fills the context."
-        : undefined,
+      note: budget.rows.every((r) => r.simulated) ? SIMULATOR_CAVEAT : undefined,
       width: 900,
     }),
     budget,

@@ -4,6 +4,7 @@
  * and `reproduce` reuse its option groups.
  */
 import { z } from "zod";
+import { parseReferenceSpec } from "../agents/agent_spec.ts";
 import { PERSONAS } from "../agents/personas.ts";
 import { Attack } from "../model/instance.ts";
 import {
@@ -31,11 +32,27 @@ export function offlineOrModel(offline: string): z.ZodType<string> {
   );
 }
 
-/** One `--agent` spec: `reference`, `reference:PERSONA` or `llm:MODEL`. */
-export const AgentSpec: z.ZodType<string> = z.string().refine(
-  (s) => s === "reference" || /^llm:.+/.test(s) || s.slice("reference:".length) in PERSONAS,
-  `expected reference, reference:PERSONA (${Object.keys(PERSONAS).join("|")}) or llm:MODEL`,
-);
+/**
+ * One `--agent` spec: `reference`, `reference:PERSONA` (either may end in `?MECHANISM=off&...`,
+ * checked by `parseReferenceSpec`, which names an unknown persona or mechanism) or `llm:MODEL`.
+ */
+export const AgentSpec: z.ZodType<string> = z.string().superRefine((s, ctx) => {
+  if (/^llm:.+/.test(s)) return;
+  if (!/^reference(?:[:?]|$)/.test(s)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected reference, reference:PERSONA (${
+        Object.keys(PERSONAS).join("|")
+      }), reference:PERSONA?MECHANISM=off or llm:MODEL`,
+    });
+    return;
+  }
+  try {
+    parseReferenceSpec(s);
+  } catch (e) {
+    ctx.addIssue({ code: "custom", message: (e as Error).message.replace(/^--agent: /, "") });
+  }
+});
 
 const _Policy = PolicyId.refine(
   (id) => id in BUILTIN_POLICIES,
@@ -208,7 +225,8 @@ export const SWEEP_OPTIONS = {
   }),
   agent: opt.list("string", {
     description: "Agents: reference (every offline persona; a simulator, not a real model), " +
-      "reference:PERSONA, or llm:MODEL (the LangGraph agent over a real model).",
+      "reference:PERSONA, either with ?MECHANISM=off&... to switch simulator mechanisms off, " +
+      "or llm:MODEL (the LangGraph agent over a real model).",
     example: "llm:gpt-5.4,llm:gemini-2.5-flash",
     default: ["reference"],
     schema: AgentSpec,

@@ -1,0 +1,39 @@
+/**
+ * Mechanism `provenance`: how much a statement counts depends on where it came from: its channel
+ * (user, assistant, tool), whether its record has an untrusted source or holds a verified outcome,
+ * and how recently it was written. The weights are the persona's; switched off, every statement
+ * weighs 1.
+ */
+import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { Channel } from "../../model/source_unit.ts";
+import type { Persona } from "../personas.ts";
+
+/**
+ * The provenance weight of a statement from `channel` in `record`:
+ * `channel weight * (untrusted) * (verified) * (1 + recencyPerStep * writtenAt)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PERSONAS } from "../personas.ts";
+ * import { provenanceWeight } from "./provenance.ts";
+ * const record = { provenance: { session: "s", channels: ["tool" as const], trusted: false, verified: false, writtenAt: 2 } };
+ * assert.equal(provenanceWeight({ persona: PERSONAS.careful, record, channel: "tool" }), 0.5 * 0.3);
+ * assert.equal(provenanceWeight({ persona: PERSONAS.recency, record, channel: "user" }), 4);
+ * ```
+ */
+export function provenanceWeight(options: {
+  /** The reading persona. */
+  persona: Persona;
+  /** The record the statement is part of. */
+  record: Pick<MemoryRecord, "provenance">;
+  /** The channel the statement came from. */
+  channel: Channel;
+}): number {
+  const { persona, record, channel } = options;
+  const p = persona.provenance;
+  let weight = p.channel[channel];
+  if (!record.provenance.trusted) weight *= p.untrusted;
+  if (record.provenance.verified) weight *= p.verified;
+  return weight * (1 + p.recencyPerStep * record.provenance.writtenAt);
+}
