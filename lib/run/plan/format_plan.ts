@@ -124,6 +124,15 @@ export function formatRunPlan(options: {
     }
   }
   const toSend = entries.filter((e) => e.toSend > 0);
+  if (toSend.length === 0) {
+    out.push(
+      "",
+      entries.length === 0
+        ? "No model is used: the run makes no request."
+        : "Nothing to send: the response cache answers every request.",
+    );
+    return out.join("\n");
+  }
   const assumed = toSend.filter((e) => e.completionBasis === "stand-in");
   const scaled = [...new Set(toSend.filter((e) => e.promptScale !== 1).map((e) => e.model))];
   out.push(

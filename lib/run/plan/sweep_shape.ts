@@ -40,6 +40,7 @@ export function sweepShape(options: {
     ? "thetaR"
     : "thetaRRisk";
   const points = _distinct(rows.map((r) => r[column] as string | number));
+  if (points.every((p) => typeof p === "number")) points.sort((a, b) => Number(a) - Number(b));
   const count = (n: number, what: string) => `${_n(n)} ${what}${n === 1 ? "" : "s"}`;
   const pairs = _distinct(rows.map((r) => r.pairId)).length;
   const trials = _distinct(rows.map((r) => r.trial ?? 0)).length;
