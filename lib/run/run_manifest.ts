@@ -7,6 +7,7 @@ import { z } from "zod";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import { stableId } from "../model/stable_id.ts";
+import { redact } from "../models/redact.ts";
 
 /** The kit's version (deno.json): rows of two versions are never mixed in one file. */
 export const KIT_VERSION: string = (denoConfig as { version?: string }).version ?? "0.0.0";
@@ -54,7 +55,9 @@ export function runManifest(options: {
   runId: string;
   instancesHash: string;
 }): RunManifest {
-  const values = JSON.parse(JSON.stringify(options.options));
+  // Through the redaction layer: a key pasted into an option (a `--base-url` with a key in it)
+  // never reaches the file; both sides of a comparison are redacted alike.
+  const values = JSON.parse(redact({ text: JSON.stringify(options.options), secrets: [] }));
   return {
     kit: KIT_VERSION,
     command: options.command,

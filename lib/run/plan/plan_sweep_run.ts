@@ -73,8 +73,13 @@ export async function planSweepRun(options: {
   writeAhead?: boolean;
   /** Keep the bodies of the requests to send (batch export writes them); default false. */
   keepBodies?: boolean;
+  /**
+   * A plan to add to, so several sweeps are planned together (a request two sweeps share,
+   * such as a ranking or the default operating point, is counted once); default a new one.
+   */
+  plan?: RequestPlan;
 }): Promise<SweepRunPlan> {
-  const plan = new RequestPlan({ keepBodies: options.keepBodies });
+  const plan = options.plan ?? new RequestPlan({ keepBodies: options.keepBodies });
   const cachePath = options.setup.cachePath ?? ".memgauge/cache.sqlite";
   const models = modelSetup({
     ...options.setup,
