@@ -133,6 +133,10 @@ export * from "./run/batch/import_batch_results.ts";
 // Statistics
 export * from "./stats/summarize.ts";
 export * from "./stats/summarize_file.ts";
+export * from "./stats/summary_metrics.ts";
+export * from "./stats/interval.ts";
+export * from "./stats/wilson_interval.ts";
+export * from "./stats/newcombe_interval.ts";
 export * from "./stats/paired_bootstrap.ts";
 export * from "./stats/bootstrap_ratios.ts";
 export * from "./stats/multinomial_sampler.ts";

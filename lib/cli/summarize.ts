@@ -1,16 +1,17 @@
-/** CLI: trial rows (JSONL) to a summary table (CSV or Parquet) with paired bootstrap intervals. */
+/** CLI: trial rows (JSONL) to a summary table (CSV or Parquet) with intervals per metric. */
 import { z } from "zod";
 import type pl from "nodejs-polars";
 import { withAtomicPath } from "../io/atomic_write.ts";
-import { _firstLineKeys } from "../stats/read_rows.ts";
+import { CI_CHOICES } from "../stats/interval.ts";
+import { _firstRow } from "../stats/_scan_rows.ts";
+import { SUMMARY_METRICS } from "../stats/summarize.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
 import { CliError, defineCommand, execute, opt, type Parsed, runCommand } from "./command.ts";
 
 /** `deno task summarize`. */
 export const summarizeCommand = defineCommand({
   name: "summarize",
-  summary: "trial rows (JSONL) to a summary table (CSV or Parquet) with paired bootstrap " +
-    "intervals",
+  summary: "trial rows (JSONL) to a summary table (CSV or Parquet) with an interval per metric",
   options: {
     in: opt.string({
       description: "Rows file written by deno task sweep or systems.",
@@ -33,15 +34,18 @@ export const summarizeCommand = defineCommand({
       defaultText: "agent, dataset, attack and the operating-point columns the rows have",
     }),
     resamples: opt.integer({
-      description: "Bootstrap resamples.",
+      description: "Bootstrap resamples (bootstrap intervals only).",
       example: "2000",
       default: 10000,
       schema: z.number().int().min(1),
     }),
-    ci: opt.choice(["percentile", "bca"], {
-      description: "Bootstrap interval method.",
+    ci: opt.choice(CI_CHOICES, {
+      description: "Interval method. auto: Wilson for rates, Newcombe's method 10 for paired " +
+        "differences (MID), a BCa cluster bootstrap where instances hold several pairs; " +
+        "wilson, newcombe: the score intervals only; percentile, bca: bootstrap every metric. " +
+        "Each row names its method per metric (<metric>CiMethod).",
       example: "bca",
-      default: "percentile",
+      default: "auto",
     }),
     seed: opt.integer({
       description: "Bootstrap seed: the same seed gives the same intervals.",
@@ -64,9 +68,9 @@ export const summarizeCommand = defineCommand({
 function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promise<number> {
   const v = parsed.values;
   const by = v.by;
-  const columns = _firstLineKeys(v.in);
+  const columns = Object.keys(_firstRow(v.in));
   for (const c of by ?? []) {
-    if (!columns.has(c)) {
+    if (!columns.includes(c)) {
       throw new CliError(`--by: column ${JSON.stringify(c)} does not exist in ${v.in}`);
     }
   }
@@ -82,6 +86,7 @@ function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promi
     else summary.writeParquet(tmp);
   }).then(() => {
     console.log(_table(summary));
+    console.log(_methods(summary));
     console.log(`wrote ${summary.height} rows to ${v.out}`);
     return 0;
   });
@@ -102,6 +107,15 @@ export function main(args: string[]): Promise<number> {
   return execute({ command: summarizeCommand, argv: args, main: _summarize });
 }
 
+/** Which interval method each metric used, over all rows. */
+function _methods(s: pl.DataFrame): string {
+  const parts = SUMMARY_METRICS.map((m) => {
+    const used = [...new Set(s.getColumn(`${m}CiMethod`).toArray().filter((v) => v !== null))];
+    return `${m} ${used.length ? used.join("/") : "-"}`;
+  });
+  return `intervals: ${parts.join(", ")}`;
+}
+
 /** Plain-text table: grouping columns that vary, pairs, errors, each metric as "est [lo, hi]". */
 function _table(s: pl.DataFrame): string {
   const metrics = ["cleanUtility", "poisonedUtility", "asr", "u0", "midAsr", "midUtility"];
@@ -113,7 +127,7 @@ function _table(s: pl.DataFrame): string {
     "u0Runs",
     "u0Errors",
     "seed",
-    ...metrics.flatMap((m) => [m, `${m}Lo`, `${m}Hi`]),
+    ...metrics.flatMap((m) => [m, `${m}Lo`, `${m}Hi`, `${m}CiMethod`]),
   ]);
   const keys = s.columns.filter((c) =>
     !hidden.has(c) && (s.height < 2 || s.getColumn(c).nUnique() > 1)

@@ -69,9 +69,18 @@ function _chart(
   });
 }
 
+/** How the caption names the interval methods a summary records in `<metric>CiMethod`. */
+const _METHOD_TEXT: Record<string, string> = {
+  newcombe: "Newcombe score",
+  "newcombe-instances": "Newcombe score (per instance)",
+  bca: "BCa cluster-bootstrap",
+  percentile: "percentile bootstrap",
+};
+
 /**
- * Build the MID figure: `MID_asr` and `MID_utility` with paired-bootstrap intervals at each
- * operating point of the three stages (the kit's addition; the paper gives medians only).
+ * Build the MID figure: `MID_asr` and `MID_utility` with their intervals at each operating point
+ * of the three stages (the kit's addition; the paper gives medians only). The caption names the
+ * interval methods the summaries record (`midAsrCiMethod`, `midUtilityCiMethod`).
  *
  * @example
  * ```ts
@@ -91,6 +100,14 @@ export function midFigure(options: MidFigureOptions): Element {
   const categories = [
     ...POLICY_ORDER.filter((p) => policies.includes(p)),
     ...policies.filter((p) => !POLICY_ORDER.includes(p)),
+  ];
+  const methods = [
+    ...new Set(
+      [...writing, ...management, ...retrieval].flatMap((r) => [
+        r.midAsrCiMethod,
+        r.midUtilityCiMethod,
+      ]).filter((m): m is string => typeof m === "string").map((m) => _METHOD_TEXT[m] ?? m),
+    ),
   ];
   return composeFigure({
     document,
@@ -112,6 +129,8 @@ export function midFigure(options: MidFigureOptions): Element {
       options.agentLabel ?? "offline reference agent"
     }; agents pooled, instances resampled as clusters. Dots: MID; bars: ${
       Math.round((options.level ?? 0.95) * 100)
-    }% paired percentile bootstrap interval. The kit's addition: the paper reports medians only.`,
+    }% ${
+      methods.length > 0 ? `${methods.join(" / ")} interval` : "interval"
+    }. The kit's addition: the paper reports medians only.`,
   });
 }

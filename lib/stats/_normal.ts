@@ -1,27 +1,15 @@
 /** Standard normal CDF and quantile for BCa intervals (private: accuracy suits interval levels). */
+import { errorFunction } from "simple-statistics";
 
 /**
- * Standard normal CDF via the Chebyshev-fitted complementary error function of Numerical
- * Recipes (`erfcc`, fractional error below 1.2e-7 everywhere). Enough for interval levels:
- * an error of 1e-7 in a level moves a type-7 quantile of 10,000 resamples by 0.001 positions.
+ * Standard normal CDF, `(1 + erf(x / sqrt 2)) / 2`, with simple-statistics' `errorFunction`
+ * (the Chebyshev-fitted approximation of Numerical Recipes, absolute error below 1.2e-7).
+ * Enough for interval levels: an error of 1.2e-7 in a level moves a type-7 quantile of 10,000
+ * resamples by 0.0012 positions.
  */
 export function _ndtr(x: number): number {
   if (Number.isNaN(x)) return NaN;
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.5 * z);
-  const erfc = t *
-    Math.exp(
-      -z * z - 1.26551223 +
-        t * (1.00002368 +
-            t * (0.37409196 +
-                t * (0.09678418 +
-                    t * (-0.18628806 +
-                        t * (0.27886807 +
-                            t *
-                              (-1.13520398 +
-                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? 1 - 0.5 * erfc : 0.5 * erfc;
+  return 0.5 * (1 + errorFunction(x / Math.SQRT2));
 }
 
 const A = [

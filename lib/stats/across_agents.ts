@@ -41,7 +41,9 @@ export function acrossAgents(summary: pl.DataFrame, options: AcrossAgentsOptions
       throw new RangeError(`Cannot aggregate across agents: no metric column "${m}"`);
     }
   }
-  const derived = new Set(SUMMARY_METRICS.flatMap((m) => [m, `${m}Lo`, `${m}Hi`]));
+  const derived = new Set(
+    SUMMARY_METRICS.flatMap((m) => [m, `${m}Lo`, `${m}Hi`, `${m}CiMethod`]),
+  );
   const keys = summary.columns.filter((c) =>
     c !== agent && !derived.has(c) && !_COUNTERS.includes(c)
   );

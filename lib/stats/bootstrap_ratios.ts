@@ -3,19 +3,12 @@ import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { _ndtr, _ndtri } from "./_normal.ts";
 import { _BinomialTables } from "./multinomial_sampler.ts";
 import { type _LatticePmf, _latticePmf, _sampleHistogram } from "./_lattice_bootstrap.ts";
+import type { Interval } from "./interval.ts";
 
 /** Interval method: bootstrap percentile, or bias-corrected and accelerated (BCa). */
 export type IntervalMethod = "percentile" | "bca";
 
-/** A point estimate with its interval. */
-export interface Interval {
-  /** The statistic on the observed data. */
-  estimate: number;
-  /** Lower interval bound. */
-  lo: number;
-  /** Upper interval bound. */
-  hi: number;
-}
+export type { Interval } from "./interval.ts";
 
 /** Options of {@link bootstrapRatios}. */
 export interface BootstrapRatiosOptions {

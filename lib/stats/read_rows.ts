@@ -1,42 +1,22 @@
-/** Read trial rows from JSONL into a frame, checking the columns a summary needs. */
+/** Read trial rows from JSONL into a frame of every column, checking the columns summaries read. */
 import pl from "nodejs-polars";
-import { TrialRow } from "../model/trial_row.ts";
-import { REQUIRED_COLUMNS } from "./summarize.ts";
-
-const _Required = TrialRow.pick({
-  instanceId: true,
-  pairId: true,
-  condition: true,
-  correct: true,
-  matchesTarget: true,
-  error: true,
-});
-
-// Fractions written by JSON.stringify may look like integers (0, 1) for thousands of rows, and
-// all-null early columns infer as Null: fix the dtypes the contract knows.
-const _OVERRIDES = {
-  thetaW: pl.Float64,
-  thetaR: pl.Float64,
-  thetaRRisk: pl.Float64,
-  traceLoad: pl.Float64,
-  latencyMs: pl.Float64,
-  correct: pl.Bool,
-  matchesTarget: pl.Bool,
-  error: pl.Utf8,
-  output: pl.Utf8,
-};
+import { _COLUMN_KINDS, _dtype, type _Kind } from "./_row_columns.ts";
+import { _explainFile, _firstRow } from "./_scan_rows.ts";
+import { REQUIRED_COLUMNS } from "./summary_groups.ts";
 
 /**
- * Read a JSONL file of trial rows (one object per line, no blank lines) into a frame.
+ * Read a JSONL file of trial rows (one object per line) into a frame with every column.
  *
- * Parsing is done by Polars in native code and keeps every column: a million full TrialRow rows
- * (about 650 MB) took 9-12 s and 1.4 GB on a busy 2-core machine. To summarise a file, use
- * summarizeFile, which reads only the columns a summary needs. Checks:
- * every column in {@link REQUIRED_COLUMNS} exists; `instanceId`, `pairId` and `condition` are
- * never missing; `condition` is clean, poisoned or nomemory. The first offending line is then
- * checked with the TrialRow zod schema, whose message (with the field path) names the line. A
- * row lacking `correct`, `matchesTarget` or `error` reads as null there, so it counts as an
- * error row, never as a failure.
+ * Parsing is done by Polars in native code: the columns of the row contract get their declared
+ * dtypes (strings as Utf8, `thetaW` Float64 even when every value is whole, `correct` Bool even
+ * when the first lines are null), other columns are inferred from the first 10,000 lines. A
+ * million full TrialRow rows (about 630 MB) take several seconds and over a GB; to summarise a
+ * file, use summarizeFile, which reads only the columns a summary needs. Checks as
+ * summarizeFile: every column in {@link REQUIRED_COLUMNS} on line 1; values of declared columns
+ * of their type; instanceId, pairId and condition on every line, condition clean, poisoned or
+ * nomemory. Each failure is a TypeError naming the line and the column. A row lacking
+ * `correct`, `matchesTarget` or `error` reads as null there, so it counts as an error row,
+ * never as a failure.
  *
  * @example
  * ```ts
@@ -50,99 +30,37 @@ const _OVERRIDES = {
  * ```
  */
 export function readRows(path: string): pl.DataFrame {
-  let df: pl.DataFrame;
-  const present = _firstLineKeys(path);
-  const overrides = Object.fromEntries(
-    Object.entries(_OVERRIDES).filter(([c]) => present.has(c)),
+  const first = _firstRow(path);
+  for (const c of REQUIRED_COLUMNS) {
+    if (!(c in first)) {
+      throw new TypeError(`Cannot read rows from ${path}: line 1 lacks required column "${c}"`);
+    }
+  }
+  const kinds: Record<string, _Kind> = Object.fromEntries(
+    Object.keys(first).filter((c) => c in _COLUMN_KINDS).map((c) => [c, _COLUMN_KINDS[c]]),
   );
+  const overrides = Object.fromEntries(
+    Object.entries(kinds).map(([c, kind]) => [c, kind === "string" ? pl.Utf8 : _dtype(kind, c)]),
+  );
+  let df: pl.DataFrame;
   try {
     // scanJson, not readJSON: the latter fails under Deno in nodejs-polars 0.25.2.
     df = pl.scanJson(path, { inferSchemaLength: 10_000, schemaOverrides: overrides } as never)
       .collectSync();
   } catch (e) {
-    throw new TypeError(`Cannot read rows from ${path}: ${(e as Error).message.split("\n")[0]}`);
+    const why = _explainFile(path, kinds, 0) ?? (e as Error).message.split("\n")[0];
+    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
   }
-  for (const c of REQUIRED_COLUMNS) {
-    if (!df.columns.includes(c)) {
-      throw new TypeError(`Cannot read rows from ${path}: line 1 lacks required column "${c}"`);
-    }
-  }
-  const bad = df.withRowIndex("_line", 1).filter(
+  const bad = df.withRowIndex("_line", 0).filter(
     pl.col("instanceId").isNull()
       .or(pl.col("pairId").isNull())
       .or(pl.col("condition").isNull())
       .or(pl.col("condition").cast(pl.Utf8).isIn(["clean", "poisoned", "nomemory"]).not()),
   ).select("_line").head(1);
   if (bad.height > 0) {
-    const line = Number(bad.getColumn("_line").get(0));
-    throw new TypeError(`Cannot read rows from ${path}: ${_explainLine(path, line)}`);
+    const row = Number(bad.getColumn("_line").get(0));
+    const why = _explainFile(path, kinds, row) ?? `row ${row + 1} is invalid`;
+    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
   }
   return df;
-}
-
-/** Why line `line` of `path` is invalid, from the TrialRow zod schema (field path named). */
-export function _explainLine(path: string, line: number): string {
-  const text = _readLine(path, line);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return `line ${line} is not valid JSON`;
-  }
-  const parsed = _Required.safeParse(value);
-  if (parsed.success) return `line ${line} is invalid`;
-  const issue = parsed.error.issues[0];
-  const field = issue.path.join(".");
-  const missing = issue.code === "invalid_type" && typeof value === "object" && value !== null &&
-    !(field in value);
-  return missing
-    ? `line ${line} lacks required column "${field}"`
-    : `line ${line}, column "${field}": ${issue.message}`;
-}
-
-/** Line `line` (1-based) of a file, read in chunks: files larger than a JS string still work. */
-function _readLine(path: string, line: number): string {
-  const file = Deno.openSync(path);
-  try {
-    const buf = new Uint8Array(1 << 20);
-    const parts: Uint8Array[] = [];
-    let current = 1;
-    for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
-      let start = 0;
-      for (let i = 0; i < n; i++) {
-        if (buf[i] !== 10) continue;
-        if (current === line) parts.push(buf.slice(start, i));
-        if (current++ === line) return new TextDecoder().decode(_concat(parts));
-        start = i + 1;
-      }
-      if (current === line) parts.push(buf.slice(start, n));
-    }
-    return new TextDecoder().decode(_concat(parts));
-  } finally {
-    file.close();
-  }
-}
-
-function _concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) out.set(p, offset), offset += p.length;
-  return out;
-}
-
-/** Keys of the first line of a JSONL file; TypeError if it is not a JSON object. */
-export function _firstLineKeys(path: string): Set<string> {
-  const file = Deno.openSync(path);
-  try {
-    const buf = new Uint8Array(1 << 20);
-    const n = file.readSync(buf) ?? 0;
-    const line = new TextDecoder().decode(buf.subarray(0, n)).split("\n")[0];
-    try {
-      return new Set(Object.keys(JSON.parse(line)));
-    } catch {
-      throw new TypeError(`Cannot read rows from ${path}: line 1 is not a JSON object`);
-    }
-  } finally {
-    file.close();
-  }
 }

@@ -1,28 +1,19 @@
 /** Summarise a JSONL file of trial rows, reading only the columns the summary needs. */
-import pl from "nodejs-polars";
-import { _BadLine, _scanJsonl } from "./_scan_jsonl.ts";
-import { _explainLine, _firstLineKeys } from "./read_rows.ts";
-import {
-  _checkBy,
-  _keyColumns,
-  _settings,
-  _summarizeColumns,
-  DEFAULT_GROUP_COLUMNS,
-  REQUIRED_COLUMNS,
-  type SummarizeOptions,
-} from "./summarize.ts";
-
-/** Columns whose values are fractions: the summary keeps them Float64 even if all are whole. */
-const _FLOAT_COLUMNS = new Set(["thetaW", "thetaR", "thetaRRisk", "traceLoad"]);
+import type pl from "nodejs-polars";
+import { _firstRow, _scanRows } from "./_scan_rows.ts";
+import { _summarizeFrame } from "./_summarize_frame.ts";
+import { _checkColumns, _defaultBy, _neededKinds, _settings } from "./_trial_frame.ts";
+import type { SummarizeOptions } from "./summarize.ts";
 
 /**
  * {@link summarize} of the rows in a JSONL file (one object per line), with the same columns,
- * rules and seeds, without building a frame of all columns: the file is scanned once for the
- * grouping, id and outcome columns, which are integer-coded as they are read. A million rows
- * of the full TrialRow contract (about 650 MB) take a few seconds and a few hundred MB. Checks
- * as {@link readRows}: required columns in line 1; instanceId, pairId and condition present on
- * every line and condition clean, poisoned or nomemory, else a TypeError naming the line and
- * the field (TrialRow's zod message).
+ * rules and seeds. Polars scans the file once with a declared schema of just the columns the
+ * summary reads (grouping columns present on line 1, ids, condition, outcomes, trial), so other
+ * columns are never materialised; a million rows of the full TrialRow contract (about 630 MB)
+ * take a few seconds. Checks: required columns on line 1; every value of a read column of the
+ * right type, instanceId, pairId and condition present on every line and condition clean,
+ * poisoned or nomemory; a line that is not JSON (a torn last line). Each failure is a TypeError
+ * naming the file, line and column.
  *
  * @example
  * ```ts
@@ -33,30 +24,19 @@ const _FLOAT_COLUMNS = new Set(["thetaW", "thetaR", "thetaRRisk", "traceLoad"]);
  *   JSON.stringify({ agent: "a", instanceId: "i", pairId: "p", condition, correct: true,
  *     matchesTarget, error: null });
  * await Deno.writeTextFile(path, `${row("clean", false)}\n${row("poisoned", true)}\n`);
- * const s = summarizeFile(path, { resamples: 100 });
+ * const s = summarizeFile(path, {});
  * assert.equal(s.getColumn("midAsr").get(0), 1);
+ * await Deno.writeTextFile(path, `${row("clean", false)}\n{"agent": "a", "instanceId`);
+ * assert.throws(() => summarizeFile(path, {}), /line 2 is not valid JSON/);
  * await Deno.remove(path);
  * ```
  */
 export function summarizeFile(path: string, options: SummarizeOptions = {}): pl.DataFrame {
-  const { resamples, ci, seed, level } = _settings(options);
-  const columns = [..._firstLineKeys(path)];
-  for (const c of REQUIRED_COLUMNS) {
-    if (!columns.includes(c)) {
-      throw new TypeError(`Cannot read rows from ${path}: line 1 lacks required column "${c}"`);
-    }
-  }
-  const by = [...(options.by ?? DEFAULT_GROUP_COLUMNS.filter((c) => columns.includes(c)))];
-  _checkBy(by, columns);
-  let t;
-  try {
-    t = _scanJsonl(path, _keyColumns(by, columns));
-  } catch (e) {
-    const why = e instanceof _BadLine ? _explainLine(path, e.line) : (e as Error).message;
-    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
-  }
-  t.dtypes = Object.fromEntries(
-    by.filter((c) => _FLOAT_COLUMNS.has(c)).map((c) => [c, pl.Float64]),
-  );
-  return _summarizeColumns(t, by, { resamples, ci, seed, level });
+  const settings = _settings(options);
+  const first = _firstRow(path);
+  const columns = Object.keys(first);
+  const by = [...(options.by ?? _defaultBy(columns))];
+  _checkColumns(by, columns, `line 1 of ${path}`);
+  const kinds = _neededKinds(by, columns, (c) => first[c]);
+  return _summarizeFrame(_scanRows(path, kinds), by, settings);
 }

@@ -1,20 +1,26 @@
 /**
  * Summarise about 1,000,000 synthetic trial rows (all TrialRow columns) written to a temp dir,
- * end to end through the CLI (`deno task summarize`, default 10,000 resamples, percentile), in a
- * fresh process per run so its time and peak RSS are the summary's own, as /usr/bin/time
- * reports them (process start-up included). Prints each run, then median, min and max of wall
- * time, CPU time (user + sys: less sensitive than wall time to other load on the machine) and
- * peak RSS.
+ * end to end through the CLI (`deno task summarize`), in a fresh process per run so its time
+ * and peak RSS are the summary's own, as /usr/bin/time reports them (process start-up
+ * included), and side by side with a baseline: the same CLI at the commit BASELINE (default
+ * c856ab6, the last commit with the hand-written JSONL scanner), extracted with `git archive`
+ * into a temp dir. Runs alternate baseline, kit (default `--ci auto`), kit `--ci percentile`
+ * (the baseline's default, like for like), so load on the machine hits all three alike. Prints
+ * each run, then per variant the median, min and max of wall time, CPU time (user + sys: less
+ * sensitive than wall time to other load) and peak RSS, and checks that the kit's percentile
+ * summary equals the baseline's in every column the baseline has.
  *
- * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=5, SHAPE=sweep|trials, RESAMPLES=n,
- * ROWS=path: reuse the JSONL at path if it exists, else write it there and keep it)
+ * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=3, SHAPE=sweep|trials, RESAMPLES=n,
+ * ROWS=path: reuse the JSONL at path if it exists, else write it there and keep it;
+ * BASELINE=rev or BASELINE=none)
  * SHAPE=sweep (default), a paper-grid run: 11 agents x 2 attacks x 60 operating points (3
  * policies x 20 thetaW) x 380 instances x 1 trial x 2 conditions = 1,003,200 rows, 1,320 groups.
  * SHAPE=trials: 2 agents x 2 attacks x 25 operating points x 100 instances x 50 trials x 2
- * conditions = 1,000,000 rows, 100 groups whose instances are clusters of 50 pairs.
+ * conditions = 1,000,000 rows, 100 groups whose instances are clusters of 50 pairs (trials share
+ * pairId and differ in `trial`; the baseline cannot pair those, so it is skipped).
  */
 const shape = Deno.env.get("SHAPE") ?? "sweep";
-const runs = Number(Deno.env.get("RUNS") ?? 5);
+const runs = Number(Deno.env.get("RUNS") ?? 3);
 const resamples = Deno.env.get("RESAMPLES") ?? "10000";
 const [agents, ops, instances, trials] = shape === "sweep" ? [11, 60, 380, 1] : [2, 25, 100, 50];
 
@@ -55,7 +61,7 @@ for (let a = 0; a < (reuse ? 0 : agents); a++) {
               ranker: "usefulness",
               traceLoad: 1,
               instanceId: `i${i}`,
-              pairId: `${agent}-${attack}-${op}-${i}-${t}`,
+              pairId: `${agent}-${attack}-${op}-${i}`,
               trial: t,
               condition,
               unitsHelpful: 5,
@@ -93,37 +99,64 @@ console.log(
   `shape ${shape}: ${n} rows, ${(size / 2 ** 20).toFixed(0)} MiB JSONL, ${resamples} resamples`,
 );
 
-const cli = new URL("../../lib/cli/summarize.ts", import.meta.url).pathname;
-const walls: number[] = [], peaks: number[] = [], cpus: number[] = [];
-for (let r = 1; r <= runs; r++) {
-  const out = await new Deno.Command("/usr/bin/time", {
+const root = new URL("../../", import.meta.url).pathname;
+const baseline = Deno.env.get("BASELINE") ?? "c856ab6";
+const variants: { name: string; cli: string; args: string[] }[] = [];
+if (baseline !== "none" && shape === "sweep") {
+  const at = `${dir}/baseline`;
+  await Deno.mkdir(at);
+  const archive = new Deno.Command("sh", {
     args: [
-      "-f",
-      "%e %M %U %S",
-      Deno.execPath(),
-      "run",
-      "-A",
-      cli,
-      "--in",
-      path,
-      "--out",
-      `${dir}/summary.csv`,
-      "--resamples",
-      resamples,
+      "-c",
+      `git -C "${root}" archive ${baseline} lib deno.json deno.lock | tar -x -C "${at}"`,
     ],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const err = new TextDecoder().decode(out.stderr).trim().split("\n");
-  if (!out.success) throw new Error(`summarize failed: ${err.join(" | ")}`);
-  const [wall, kb, user, sys] = err.at(-1)!.split(" ").map(Number);
-  walls.push(wall);
-  peaks.push(kb / 1024);
-  cpus.push(user + sys);
-  console.log(
-    `run ${r}: ${wall.toFixed(2)} s wall, ${(user + sys).toFixed(2)} s CPU (user + sys), ` +
-      `peak RSS ${(kb / 1024).toFixed(0)} MiB`,
-  );
+  });
+  if (!(await archive.output()).success) throw new Error(`cannot extract ${baseline}`);
+  // Same deno.json imports at both commits: share the installed npm packages.
+  await Deno.symlink(`${root}node_modules`, `${at}/node_modules`);
+  variants.push({ name: `baseline ${baseline}`, cli: `${at}/lib/cli/summarize.ts`, args: [] });
+}
+const cli = `${root}lib/cli/summarize.ts`;
+variants.push({ name: "kit --ci auto", cli, args: [] });
+variants.push({ name: "kit --ci percentile", cli, args: ["--ci", "percentile"] });
+
+const results = variants.map(() => ({
+  walls: [] as number[],
+  peaks: [] as number[],
+  cpus: [] as number[],
+}));
+for (let r = 1; r <= runs; r++) {
+  for (const [v, variant] of variants.entries()) {
+    const out = await new Deno.Command("/usr/bin/time", {
+      args: [
+        "-f",
+        "%e %M %U %S",
+        Deno.execPath(),
+        "run",
+        "-A",
+        variant.cli,
+        "--in",
+        path,
+        "--out",
+        `${dir}/summary-${v}.csv`,
+        "--resamples",
+        resamples,
+        ...variant.args,
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(out.stderr).trim().split("\n");
+    if (!out.success) throw new Error(`${variant.name} failed: ${err.join(" | ")}`);
+    const [wall, kb, user, sys] = err.at(-1)!.split(" ").map(Number);
+    results[v].walls.push(wall);
+    results[v].peaks.push(kb / 1024);
+    results[v].cpus.push(user + sys);
+    console.log(
+      `run ${r} ${variant.name}: ${wall.toFixed(2)} s wall, ${(user + sys).toFixed(2)} s CPU ` +
+        `(user + sys), peak RSS ${(kb / 1024).toFixed(0)} MiB`,
+    );
+  }
 }
 const stat = (v: number[]) => {
   const s = [...v].sort((p, q) => p - q);
@@ -131,5 +164,22 @@ const stat = (v: number[]) => {
     s.at(-1)!.toFixed(2)
   })`;
 };
-console.log(`wall s: ${stat(walls)}\nCPU s: ${stat(cpus)}\npeak RSS MiB: ${stat(peaks)}`);
+for (const [v, variant] of variants.entries()) {
+  const { walls, cpus, peaks } = results[v];
+  console.log(
+    `${variant.name}: wall s ${stat(walls)}; CPU s ${stat(cpus)}; peak RSS MiB ${stat(peaks)}`,
+  );
+}
+if (variants.length === 3) {
+  // The baseline's columns must come out the same from the kit with the baseline's method.
+  const pl = (await import("nodejs-polars")).default;
+  const old = pl.readCSV(`${dir}/summary-0.csv`), kit = pl.readCSV(`${dir}/summary-2.csv`);
+  const same = old.height === kit.height &&
+    old.columns.every((c) =>
+      kit.columns.includes(c) && old.getColumn(c).seriesEqual(kit.getColumn(c), true)
+    );
+  console.log(
+    `kit --ci percentile equals the baseline in its ${old.columns.length} columns: ${same}`,
+  );
+}
 await Deno.remove(dir, { recursive: true });

@@ -1,0 +1,135 @@
+/** Read the columns a summary needs from a JSONL rows file with Polars, types checked on read. */
+import pl from "nodejs-polars";
+import { _CONDITIONS, _dtype, type _Kind, _misfit, _NON_NULL } from "./_row_columns.ts";
+
+/** The first line of a rows file as an object; TypeError for an empty file or a non-object. */
+export function _firstRow(path: string): Record<string, unknown> {
+  const line = _lines(path).next();
+  if (line.done) throw new TypeError(`Cannot read rows from ${path}: the file is empty`);
+  const value = _parse(line.value.text);
+  if (value === undefined || value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new TypeError(
+      `Cannot read rows from ${path}: line ${line.value.line} is not a JSON object`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Read `columns` (name to kind) of every line with Polars' NDJSON reader and the declared schema
+ * (other keys are skipped unparsed). Polars refuses a value of the wrong type in a boolean or
+ * numeric column (`correct: "yes"`, `thetaR: "high"`, `k: 1.5`) and a line that is not JSON;
+ * a missing or null instanceId, pairId or condition, or an unknown condition, is found after
+ * the read. Either way the file is then walked line by line to name the first offending line
+ * and column (TypeError, one line). A string column takes a JSON number or boolean as its text
+ * (Polars' reader casts scalars to the declared string type), so `instanceId: 5` reads as "5".
+ * Blank lines are skipped and counted in line numbers.
+ */
+export function _scanRows(path: string, columns: Record<string, _Kind>): pl.DataFrame {
+  const schema = Object.fromEntries(
+    Object.entries(columns).map(([c, kind]) => [c, _dtype(kind, c)]),
+  );
+  let df: pl.DataFrame;
+  try {
+    // scanJson, not readJSON: the latter fails under Deno in nodejs-polars 0.25.2.
+    df = pl.scanJson(path, { schema } as never).collectSync();
+  } catch (e) {
+    const why = _explainFile(path, columns, 0) ?? (e as Error).message.split("\n")[0];
+    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
+  }
+  const col = pl.col;
+  let bad = col("condition").cast(pl.Utf8).isIn([..._CONDITIONS]).not();
+  for (const c of _NON_NULL) bad = bad.or(col(c).isNull());
+  const first = df.lazy().withRowIndex("_row").filter(bad).select("_row").head(1).collectSync();
+  if (first.height > 0) {
+    const row = Number(first.getColumn("_row").get(0));
+    const why = _explainFile(path, columns, row) ?? `row ${row + 1} is invalid`;
+    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
+  }
+  return df;
+}
+
+/**
+ * The first line, from the `fromRow`-th non-blank line on, that is not a JSON object or whose
+ * value misfits its column, as "line N ...", or null if every line fits.
+ */
+export function _explainFile(
+  path: string,
+  columns: Record<string, _Kind>,
+  fromRow: number,
+): string | null {
+  let row = 0;
+  for (const { line, text, last, ended } of _lines(path)) {
+    if (row++ < fromRow) continue;
+    const value = _parse(text);
+    if (value === undefined) {
+      return last && !ended
+        ? `line ${line} is not valid JSON: the file ends mid-line (a torn last line?)`
+        : `line ${line} is not valid JSON`;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return `line ${line} is not a JSON object`;
+    }
+    for (const [c, kind] of Object.entries(columns)) {
+      const why = _misfit(c, kind, (value as Record<string, unknown>)[c]);
+      if (why) return why.startsWith("lacks") ? `line ${line} ${why}` : `line ${line}, ${why}`;
+    }
+  }
+  return null;
+}
+
+function _parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The non-blank lines of a file with their 1-based line numbers, read in 1 MiB chunks so files
+ * larger than a JS string work. `last` marks the final one, `ended` whether a newline ends it.
+ */
+function* _lines(
+  path: string,
+): Generator<{ line: number; text: string; last: boolean; ended: boolean }> {
+  let held: { line: number; text: string; ended: boolean } | null = null;
+  for (const next of _rawLines(path)) {
+    if (next.text.trim() === "") continue;
+    if (held) yield { ...held, last: false };
+    held = next;
+  }
+  if (held) yield { ...held, last: true };
+}
+
+function* _rawLines(path: string): Generator<{ line: number; text: string; ended: boolean }> {
+  const file = Deno.openSync(path);
+  const decoder = new TextDecoder();
+  try {
+    const buf = new Uint8Array(1 << 20);
+    let carry: Uint8Array[] = [];
+    let line = 1;
+    for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
+      let start = 0;
+      for (let i = 0; i < n; i++) {
+        if (buf[i] !== 10) continue;
+        const part = buf.subarray(start, i);
+        yield { line: line++, text: decoder.decode(_concat([...carry, part])), ended: true };
+        carry = [];
+        start = i + 1;
+      }
+      if (start < n) carry.push(buf.slice(start, n));
+    }
+    if (carry.length) yield { line, text: decoder.decode(_concat(carry)), ended: false };
+  } finally {
+    file.close();
+  }
+}
+
+function _concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) out.set(p, offset), offset += p.length;
+  return out;
+}
