@@ -9,6 +9,7 @@ import { writeBatchRequests } from "../run/batch/write_batch_requests.ts";
 import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planSweepRun } from "../run/plan/plan_sweep_run.ts";
 import { sweepShape } from "../run/plan/sweep_shape.ts";
+import { silentProgress, terminalProgress } from "../run/progress.ts";
 import { PHASES, RUN_PHASES } from "../run/run_phase.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import { redact } from "../models/redact.ts";
@@ -59,7 +60,7 @@ export const exportCommand = defineCommand({
       example: "rows.jsonl",
       defaultText: "none",
     }),
-    quiet: opt.flag({ description: "Accepted and ignored (export shows no progress bar)." }),
+    quiet: opt.flag({ description: "No progress bar while the sweep is planned." }),
   },
   examples: [
     "deno task batch export --stage writing --model gpt-5.4 --batch-out requests.jsonl",
@@ -86,7 +87,10 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
       judge: args.judge,
       writer: args.writer,
     },
-    build: (models) => sweepOptionsFromArgs({ args, models }),
+    build: async (models) => ({
+      ...await sweepOptionsFromArgs({ args, models }),
+      progress: v.quiet ? silentProgress : terminalProgress({ label: "planning" }),
+    }),
     writeAhead: true,
     keepBodies: true,
   });

@@ -437,7 +437,11 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
         }
         _checkRows(args, partial, unfinished.rows, runId);
       }
-      return { ...planned, ...(unfinished && { select: (k) => !unfinished.keys.has(k) }) };
+      return {
+        ...planned,
+        ...(unfinished && { select: (k: string) => !unfinished.keys.has(k) }),
+        progress: args.quiet ? silentProgress : terminalProgress({ label: "planning" }),
+      };
     },
   });
   console.log(formatRunPlan({

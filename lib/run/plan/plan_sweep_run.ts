@@ -68,7 +68,7 @@ export async function planSweepRun(options: {
   /** How models are reached (cache, base URL, judge, writer, model options). */
   setup: PlanSetup;
   /** The sweep's options over the planning model setup. */
-  build: (models: ModelSetup) => Promise<Omit<SweepOptions, "onRows" | "progress">>;
+  build: (models: ModelSetup) => Promise<Omit<SweepOptions, "onRows">>;
   /** Write ahead (batch export's rounds); default false. */
   writeAhead?: boolean;
   /** Keep the bodies of the requests to send (batch export writes them); default false. */
