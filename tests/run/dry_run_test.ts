@@ -214,6 +214,12 @@ Deno.test("--dry-run after a small pilot uses the cached replies' lengths: compl
     within(plan.total[3], server.requests - before.requests, "requests");
     within(plan.total[4], after.promptTokens - before.promptTokens, "prompt tokens");
     within(plan.total[5], after.completionTokens - before.completionTokens, "completion tokens");
+    console.log(
+      `after a pilot: dry run ${plan.total[3]} requests, ${plan.total[4]} prompt + ` +
+        `${plan.total[5]} completion tokens; real run ${server.requests - before.requests} ` +
+        `requests, ${after.promptTokens - before.promptTokens} prompt + ` +
+        `${after.completionTokens - before.completionTokens} completion tokens`,
+    );
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
