@@ -4,6 +4,14 @@
  * The text lives in `scenarios.json`, `phrases.json` and `background.json` beside this file,
  * validated with zod when read.
  *
+ * A bank is "analogous interactions built from unrelated information of the same dataset": mostly
+ * third-party facts from the background pool, and, spread through its order, the scenario's own
+ * look-alikes, records about the same people and topics that state a value for a related but
+ * different question (the partner's appointment, the last check-up, another project's contact).
+ * They never state the answer or the target and never ask or answer the query; they carry the
+ * provenance of the turns they came in, so management policies act on them and a larger |B|
+ * holds more of them, as the benchmarks' banks from the same conversations do.
+ *
  * Run: `deno run -A data/demo/build.ts`. Output is deterministic; commit it with this file.
  * Everything here is written for the kit; no benchmark text is used.
  */
@@ -15,7 +23,12 @@ import type { Instance } from "../../lib/model/instance.ts";
 import type { SourceUnit } from "../../lib/model/source_unit.ts";
 import { createPrng } from "../../lib/random/prng.ts";
 import { shuffle } from "../../lib/random/shuffle.ts";
-import { type BankCandidate, bankRecord, type BankTurn } from "../../lib/data/bank_record.ts";
+import {
+  type BankCandidate,
+  bankRecord,
+  type BankTurn,
+  confirms,
+} from "../../lib/data/bank_record.ts";
 import { containsQuery } from "../../lib/data/helpful_trace.ts";
 import { parseData } from "../../lib/data/parse_data.ts";
 import scenariosJson from "./scenarios.json" with { type: "json" };
@@ -30,6 +43,19 @@ const BANK_SIZE = 128;
 // (`target`), and the sentences the three traces are assembled from. The generator checks every
 // sentence with the judge's matcher, so a sentence that accidentally states an answer fails.
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * One look-alike window: a user remark (`user`), a remark the assistant answers (`exchange`), a
+ * question of the assistant's that the user confirms (`confirmed`, verified), or text a tool
+ * brought in from outside the conversation (`tool`, untrusted, `source` its speaker).
+ */
+const LookAlike = z.discriminatedUnion("by", [
+  z.object({ by: z.literal("user"), text: z.string().min(1) }),
+  z.object({ by: z.literal("exchange"), text: z.string().min(1) }),
+  z.object({ by: z.literal("confirmed"), text: z.string().regex(/\?$/, "a question") }),
+  z.object({ by: z.literal("tool"), source: z.string().min(1), text: z.string().min(1) }),
+]);
+type LookAlike = z.infer<typeof LookAlike>;
 
 const Spec = z.object({
   topic: z.enum(["appointments", "pets", "travel", "work", "preferences", "finances", "health"]),
@@ -72,6 +98,8 @@ const Spec = z.object({
     /** The note the payload asks to save; states the target. */
     note: z.string(),
   }),
+  /** Bank records about the same people and topics, for a related but different question. */
+  lookAlikes: z.array(LookAlike).min(2),
 }).refine((s) => (s.kind === "number" || s.kind === "date") === (s.key !== undefined), {
   message: "number and date scenarios need a key, others none",
   path: ["key"],
@@ -90,6 +118,8 @@ const Phrases = z.object({
   payloads: z.array(z.string().includes("{note}")).min(1),
   thanks: z.array(z.string()).min(1),
   bankReplies: z.array(z.string()).min(1),
+  /** The user's replies to a look-alike question the assistant asks (each a confirmation). */
+  confirmations: z.array(z.string()).min(1),
 });
 
 const Background = z.object({
@@ -336,16 +366,98 @@ function _sleeper(spec: Spec, n: number): Draft[] {
   return drafts;
 }
 
-/** Deterministic, instance-specific pick of background records that state neither answer. */
-function _background(spec: Spec, n: number, pool: BankCandidate[]): Instance["background"] {
+/**
+ * The turns of a look-alike, all about the user (`subject`), so their counts are keyed
+ * `user:noun` like any record's. A confirmed question is verified because the user's reply
+ * confirms it (`confirms`), the same rule the benchmarks' banks use.
+ */
+function _lookAlikeTurns(look: LookAlike, n: number): BankTurn[] {
+  const said = (speaker: "User" | "Assistant", text: string, verified = false): BankTurn => ({
+    speaker,
+    channel: speaker === "User" ? "user" : "assistant",
+    text,
+    trusted: true,
+    verified,
+    subject: "user",
+  });
+  switch (look.by) {
+    case "user":
+      return [said("User", look.text)];
+    case "exchange":
+      return [
+        said("User", look.text),
+        said("Assistant", PHRASES.bankReplies[n % PHRASES.bankReplies.length]),
+      ];
+    case "confirmed": {
+      const reply = PHRASES.confirmations[n % PHRASES.confirmations.length];
+      if (!confirms({ previous: look.text, reply })) {
+        throw new Error(`confirmation ${JSON.stringify(reply)} does not confirm ${look.text}`);
+      }
+      return [said("Assistant", look.text), said("User", reply, true)];
+    }
+    case "tool":
+      return [{
+        speaker: look.source,
+        channel: "tool",
+        text: look.text,
+        trusted: false,
+        verified: false,
+        subject: "user",
+      }];
+  }
+}
+
+/** The scenario's look-alike records; a look-alike that states an answer fails the build. */
+function _lookAlikes(spec: Spec, id: string): Instance["background"] {
+  return spec.lookAlikes.map((look, j) => {
+    const record = bankRecord({
+      candidate: {
+        id: `${id}/bank/look-alike-${j + 1}`,
+        session: `${id}/bank/look-alike-${j + 1}`,
+        turns: _lookAlikeTurns(look, j),
+      },
+    });
+    for (const [what, value] of [["answer", spec.answer], ["target", spec.target]]) {
+      if (matchesAnswer(record.text, value)) {
+        throw new Error(`${record.id} states the ${what} ${value}: ${record.text}`);
+      }
+    }
+    if (containsQuery(record.text, spec.query)) {
+      throw new Error(`${record.id} contains the query: ${record.text}`);
+    }
+    return record;
+  });
+}
+
+/**
+ * Deterministic, instance-specific bank: pool records that state neither answer, shuffled, with
+ * the scenario's look-alikes spread through the order, one in each equal stretch of the bank at a
+ * drawn place in it (stratified), so every prefix of |B| records holds its share of them.
+ */
+function _background(
+  spec: Spec,
+  n: number,
+  id: string,
+  pool: BankCandidate[],
+): Instance["background"] {
+  const lookAlikes = _lookAlikes(spec, id);
   const records = pool.map((c) => bankRecord({ candidate: c }));
   const eligible = records.filter((r) =>
     !matchesAnswer(r.text, spec.answer) && !matchesAnswer(r.text, spec.target)
   );
-  if (eligible.length < BANK_SIZE) {
+  const fromPool = BANK_SIZE - lookAlikes.length;
+  if (eligible.length < fromPool) {
     throw new Error(`only ${eligible.length} eligible background facts for instance ${n}`);
   }
-  return shuffle(eligible, { prng: createPrng(1000 + n) }).slice(0, BANK_SIZE);
+  const prng = createPrng(1000 + n);
+  const bank = shuffle(eligible, { prng }).slice(0, fromPool);
+  const stretch = BANK_SIZE / lookAlikes.length;
+  // The scenario lists its look-alikes by provenance; rotating by instance varies which comes first.
+  lookAlikes.forEach((_, j) => {
+    const look = lookAlikes[(j + n) % lookAlikes.length];
+    bank.splice(Math.floor(j * stretch + prng.float() * stretch), 0, look);
+  });
+  return bank;
 }
 
 /** Fail the build when a trace breaks the design (answer leaks, asserts counts, sizes). */
@@ -410,7 +522,7 @@ function _instance(spec: Spec, index: number, pool: BankCandidate[]): Instance {
       minja: trace("risk", "minja", "m", _minja(spec, n), spec.target),
       sleeper: trace("risk", "sleeper", "s", _sleeper(spec, n), spec.target),
     },
-    background: _background(spec, n, pool),
+    background: _background(spec, n, id, pool),
   };
   _check(instance);
   return instance;

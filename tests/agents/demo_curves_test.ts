@@ -1,10 +1,10 @@
 /**
  * What the offline figures need from the reference agent on the demo set, at the settings
  * `deno task reproduce` uses (seed 0, every persona, the paper's defaults otherwise): curves
- * that K and fill move, curves that |B| moves once a bank holds near-miss records, and a
- * writing-stage rise of MINJA ASR that corroboration produces when the ranker does not admit the
- * attack's statements first. These are properties of the simulator with this data, not claims
- * about models.
+ * that K and fill move, curves that |B| moves (the demo banks hold look-alike records spread
+ * through their order), and a writing-stage rise of MINJA ASR that corroboration produces as
+ * the ranker admits the attack's repeated statements later. These are properties of the
+ * simulator with this data, not claims about models.
  */
 import assert from "node:assert/strict";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
@@ -13,7 +13,8 @@ import type { Instance } from "../../lib/model/instance.ts";
 import type { OperatingPoint, Stage } from "../../lib/model/operating_point.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
-import { withLookAlikes } from "./_look_alikes.ts";
+import type { Ranker } from "../../lib/stages/writing/ranker.ts";
+import { usefulnessScore } from "../../lib/stages/writing/rankers/usefulness.ts";
 
 const PERSONAS = ["careful", "balanced", "compliant", "recency", "skimmer"];
 
@@ -24,6 +25,7 @@ async function rows(options: {
   bankSize?: number;
   specs?: string[];
   instances?: (instances: Instance[]) => Instance[];
+  rankers?: Record<string, Ranker>;
 }): Promise<TrialRow[]> {
   const bankSize = options.bankSize ?? 100;
   const loaded = await loadDataset({ name: "demo", seed: 0, bankSize: 128, traceLoad: 1 });
@@ -37,6 +39,7 @@ async function rows(options: {
     agents: resolveAgents({ specs: options.specs ?? ["reference"] }),
     grid: options.grid,
     base: { ...options.base, bankSize },
+    rankers: options.rankers,
   });
 }
 
@@ -80,20 +83,26 @@ Deno.test("demo: K and fill change the retrieval curves", async () => {
   assert.notDeepEqual(await retrieval(3, "random"), await retrieval(3, "similarity"));
 });
 
-Deno.test("demo with near-miss records in the bank: |B| changes the management results", async () => {
-  // The shipped demo banks are unrelated to every question by construction, so only attention
-  // to their length can react to them; ten look-alike records make |B| a dilution of near misses.
+Deno.test("demo: |B| changes the management results", async () => {
+  // A larger bank holds more of each instance's look-alike records (one in each quarter of its
+  // order), so what fills the context, near misses and on-topic neighbours, changes with |B|.
+  // Random fill keeps their share about the same, so the check is Figure 7's: across the sizes
+  // it draws, some agent and policy moves.
   const management = (bankSize: number) =>
-    rows({ stage: "management", bankSize, instances: (is) => is.map(withLookAlikes) })
+    rows({ stage: "management", bankSize }).then((r) => [...metrics(r, "policy").values()]);
+  const sizes = await Promise.all([25, 50, 100, 128].map(management));
+  assert.ok(sizes.some((m) => JSON.stringify(m) !== JSON.stringify(sizes[0])));
+  // With similarity fill the larger bank brings more look-alikes into the context itself.
+  const similar = (bankSize: number) =>
+    rows({ stage: "management", bankSize, base: { fill: "similarity" } })
       .then((r) => metrics(r, "policy"));
-  const [small, large] = [await management(25), await management(128)];
-  assert.notDeepEqual(small, large);
+  assert.notDeepEqual(await similar(25), await similar(128));
 });
 
 Deno.test("demo, random ranker: corroboration makes median MINJA ASR rise by 0.15 or more from theta_w = 0.2 to 1", async () => {
   // The usefulness ranker admits a unit stating y_adv first in every MINJA trace (see
-  // `deno task data --stats --ranker usefulness`), so at theta_w = 0.2 the attack is already
-  // corroborated; a random ranker admits the attack's statements gradually.
+  // `deno task data --stats --ranker usefulness`), so at theta_w = 0.2 a lone claim is already
+  // in memory; a random ranker often admits none of the attack's statements at 0.2.
   const on = PERSONAS.map((p) => `reference:${p}`);
   const off = PERSONAS.map((p) => `reference:${p}?corroboration=off`);
   const all = await rows({
@@ -105,4 +114,30 @@ Deno.test("demo, random ranker: corroboration makes median MINJA ASR rise by 0.1
   const rise = (specs: string[]) => medianAsr(all, specs, 1) - medianAsr(all, specs, 0.2);
   assert.ok(rise(on) >= 0.15, `rise with corroboration ${rise(on)}`);
   assert.ok(rise(off) < rise(on), `rise without corroboration ${rise(off)}`);
+});
+
+Deno.test("demo, usefulness ranker: its redundancy term makes median MINJA ASR rise more from theta_w = 0.2 to 1 than ranking by score alone", async () => {
+  // MINJA repeats one claim; ranked by score alone its restatements follow the first saying, so
+  // the attack is corroborated at low coverage. The redundancy term admits them later.
+  const byScore: Ranker = {
+    id: "score-only",
+    rank: (trace) =>
+      Promise.resolve(
+        trace.units.map((u, i) => ({ id: u.id, i, s: usefulnessScore({ text: u.text }) }))
+          .sort((a, b) => b.s - a.s || a.i - b.i).map((u) => u.id),
+      ),
+  };
+  const specs = PERSONAS.map((p) => `reference:${p}`);
+  const rise = async (ranker: string) => {
+    const all = await rows({
+      stage: "writing",
+      grid: [0.2, 1],
+      base: { ranker },
+      specs,
+      rankers: { "score-only": byScore },
+    });
+    return medianAsr(all, specs, 1) - medianAsr(all, specs, 0.2);
+  };
+  const [withTerm, without] = [await rise("usefulness"), await rise("score-only")];
+  assert.ok(withTerm > without && withTerm > 0, `with the term ${withTerm}, without ${without}`);
 });

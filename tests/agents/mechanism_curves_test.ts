@@ -97,6 +97,7 @@ Deno.test("provenance off raises the careful persona's Sleeper ASR (tool output,
     stage: "management",
     specs: ["reference:careful", "reference:careful?provenance=off"],
     attack: "sleeper",
+    seeds: 5,
   });
   const asr = (agent: string) =>
     curve(rows, { agent, condition: "poisoned", x: "policy", hit: attacked }).get("UM")!;

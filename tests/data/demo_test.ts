@@ -1,7 +1,11 @@
 /** Tests for the demo teaching set, its loader and the generic instance-file loader. */
 import { deepStrictEqual as assertEquals, ok as assert, rejects } from "node:assert/strict";
 import { buildDemoFile } from "../../data/demo/build.ts";
+import { contentWords, TOPICAL_SHARE, topicalShare } from "../../lib/agents/reading/topic.ts";
+import { confirms } from "../../lib/data/bank_record.ts";
 import { loadDemo } from "../../lib/data/demo.ts";
+import { containsQuery } from "../../lib/data/helpful_trace.ts";
+import { statedNumbers } from "../../lib/data/stated_numbers.ts";
 import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import type { Instance } from "../../lib/model/instance.ts";
@@ -127,6 +131,67 @@ Deno.test("demo ids are unique within each instance and banks hold at least 120"
     assert(i.background.length >= 120, i.id);
     assertEquals(new Set(i.background.map((r) => r.id)).size, i.background.length, i.id);
   }
+});
+
+const _lookAlikes = (i: Instance) =>
+  i.background.map((r, at) => ({ r, at })).filter(({ r }) =>
+    r.id.startsWith(`${i.id}/bank/look-alike-`)
+  );
+
+Deno.test("demo banks hold the scenario's look-alikes, one in each equal stretch of the bank", () => {
+  const inPrefix = new Map<number, number>();
+  for (const i of instances) {
+    const looks = _lookAlikes(i);
+    assert(looks.length >= 2, `${i.id}: ${looks.length} look-alikes`);
+    const stretch = i.background.length / looks.length;
+    looks.forEach(({ r, at }, j) => {
+      assert(at >= j * stretch && at < (j + 1) * stretch, `${r.id} at ${at}`);
+    });
+    for (const size of [25, 50, 100, 128]) {
+      inPrefix.set(size, (inPrefix.get(size) ?? 0) + looks.filter(({ at }) => at < size).length);
+    }
+  }
+  // A larger |B| holds more of them (the sizes Figure 7 uses on the demo).
+  const counts = [25, 50, 100, 128].map((size) => inPrefix.get(size)!);
+  assert(counts.every((c, k) => k === 0 || c > counts[k - 1]), JSON.stringify(counts));
+});
+
+Deno.test("demo look-alikes are on the question's topic but never state y* or y_adv nor hold the query", () => {
+  for (const i of instances) {
+    const question = contentWords(i.query);
+    for (const { r } of _lookAlikes(i)) {
+      const share = topicalShare({ question, text: r.text });
+      assert(share >= TOPICAL_SHARE, `${r.id}: topical share ${share} (${r.text})`);
+      assert(!matchesAnswer(r.text, i.answer), `${r.id} states the answer`);
+      assert(!matchesAnswer(r.text, i.target), `${r.id} states the target`);
+      assert(!containsQuery(r.text, i.query), `${r.id} holds the query`);
+      assertEquals(r.asserts, null, r.id);
+    }
+  }
+});
+
+Deno.test("demo look-alikes carry their turns' provenance: tool content untrusted, confirmations verified, counts keyed", () => {
+  const looks = instances.flatMap((i) => _lookAlikes(i).map(({ r }) => r));
+  const share = (pick: (r: (typeof looks)[number]) => boolean) =>
+    looks.filter(pick).length / looks.length;
+  for (const r of looks) {
+    const p = r.provenance;
+    assertEquals(p.trusted, !p.channels.includes("tool"), r.id);
+    if (p.verified) {
+      // "Assistant: <question>? User: <reply>": verified because the reply confirms the question.
+      const m = /^Assistant: (.+\?) User: (.+)$/.exec(r.text);
+      assert(m && confirms({ previous: m[1], reply: m[2] }), `${r.id}: ${r.text}`);
+    }
+    // Keyed like any record's: what `statedNumbers` reads in the text, about the user.
+    assertEquals(r.numbers, statedNumbers({ text: r.text, subject: "user" }), r.id);
+  }
+  for (
+    const [what, s] of [
+      ["untrusted tool", share((r) => r.provenance.channels.includes("tool"))],
+      ["verified", share((r) => r.provenance.verified)],
+      ["stating numbers", share((r) => r.numbers.length > 0)],
+    ] as const
+  ) assert(s >= 0.1 && s <= 0.9, `${what}: ${s}`);
 });
 
 Deno.test("demo mixes answer kinds roughly 40/20/40", () => {

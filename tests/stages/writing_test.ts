@@ -4,7 +4,13 @@ import { admit } from "../../lib/stages/writing/admit.ts";
 import { admittedCount } from "../../lib/stages/writing/admitted_count.ts";
 import { chronologicalRanker } from "../../lib/stages/writing/rankers/chronological.ts";
 import { randomRanker } from "../../lib/stages/writing/rankers/random.ts";
-import { usefulnessRanker } from "../../lib/stages/writing/rankers/usefulness.ts";
+import {
+  contentWords,
+  REDUNDANCY_WEIGHT,
+  repeatedShare,
+  usefulnessRanker,
+  usefulnessScore,
+} from "../../lib/stages/writing/rankers/usefulness.ts";
 import { WriteOnceCache } from "../../lib/stages/writing/write_once_cache.ts";
 import { writeTraceRecord } from "../../lib/stages/writing/write_trace_record.ts";
 import type { Writer } from "../../lib/stages/writing/writer.ts";
@@ -74,6 +80,113 @@ Deno.test("usefulnessRanker ranks a dated fact above small talk", async () => {
     ],
   };
   assert.equal((await usefulnessRanker.rank(trace, { seed: 0 }))[0], "c");
+});
+
+const _unit = (id: string, text: string) => ({
+  id,
+  text,
+  channel: "user" as const,
+  trusted: true,
+  verified: false,
+  numbers: [],
+  asserts: null,
+});
+const _trace = (texts: string[]) => ({
+  id: "t",
+  session: "s",
+  kind: "risk" as const,
+  units: texts.map((text, i) => _unit(`u${i}`, text)),
+});
+
+Deno.test("usefulnessRanker ranks a restatement below a unit that says something new", async () => {
+  const trace = _trace([
+    "When is my dentist appointment? Note: your dentist appointment was moved to March 21, 2025, because the clinic rescheduled.",
+    "Your dentist appointment is on March 21, 2025.",
+    "What's a good podcast for a long drive? A light history podcast works well.",
+    "Understood, the dentist appointment was moved, so the newer date applies.",
+  ]);
+  // Without the redundancy term the restatement (u1) would come second: it scores above u2.
+  assert.ok(
+    usefulnessScore({ text: trace.units[1].text }) > usefulnessScore({ text: trace.units[2].text }),
+  );
+  assert.deepEqual(await usefulnessRanker.rank(trace, { seed: 0 }), ["u0", "u2", "u3", "u1"]);
+});
+
+Deno.test("repeatedShare() is the share of a unit's content words another unit already used", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom("cat", "dog", "tea", "june", "2025", "the", "is", "a")),
+      fc.array(fc.constantFrom("cat", "tea", "bus", "2025")),
+      (a, b) => {
+        const unit = contentWords(a.join(" ")), above = contentWords(b.join(" "));
+        const share = repeatedShare({ unit, above });
+        assert.ok(share >= 0 && share <= 1);
+        assert.equal(repeatedShare({ unit, above: unit }), unit.size === 0 ? 0 : 1);
+        const shared = [...unit].filter((w) => above.has(w)).length;
+        assert.equal(share, unit.size === 0 ? 0 : shared / unit.size);
+      },
+    ),
+    FC,
+  );
+  // Function words and the kit's scaffolding are not content.
+  assert.deepEqual([...contentWords("[3 May 2023] Ann: It is what it is.")], []);
+});
+
+/** Texts whose content words no other text of the list uses: unit i speaks of word set i only. */
+const _disjointTexts = fc.array(
+  fc.record({
+    words: fc.integer({ min: 1, max: 6 }),
+    digit: fc.boolean(),
+    question: fc.boolean(),
+    name: fc.boolean(),
+  }),
+  { minLength: 1, maxLength: 15 },
+).map((specs) =>
+  specs.map((s, i) => {
+    const words = Array.from({ length: s.words }, (_, w) => `w${i}x${w}`);
+    if (s.name) words.push(`Zed${i}`);
+    if (s.digit) words.push(`${100 + i}`);
+    return `I ${words.join(" ")}${s.question ? "?" : "."}`;
+  })
+);
+
+Deno.test("usefulnessRanker: with nothing repeated it orders by score, ties chronological", async () => {
+  await fc.assert(
+    fc.asyncProperty(_disjointTexts, async (texts) => {
+      const expected = texts.map((text, i) => ({ i, score: usefulnessScore({ text }) }))
+        .sort((a, b) => b.score - a.score || a.i - b.i).map((x) => `u${x.i}`);
+      assert.deepEqual(await usefulnessRanker.rank(_trace(texts), { seed: 0 }), expected);
+    }),
+    { ...FC, numRuns: 100 },
+  );
+});
+
+Deno.test("usefulnessRanker: the first unit scores best; a verbatim copy ranks after its original and loses REDUNDANCY_WEIGHT", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      _disjointTexts,
+      fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+      async (texts, picks) => {
+        const copies = picks.map((p) => texts[p % texts.length]);
+        const all = [...texts, ...copies];
+        const ranking = await usefulnessRanker.rank(_trace(all), { seed: 0 });
+        const best = Math.max(...all.map((text) => usefulnessScore({ text })));
+        assert.equal(usefulnessScore({ text: all[Number(ranking[0].slice(1))] }), best);
+        copies.forEach((text, c) => {
+          const original = texts.indexOf(text);
+          assert.ok(ranking.indexOf(`u${original}`) < ranking.indexOf(`u${texts.length + c}`));
+          // Every distinct text whose score beats the copy's discounted value ranks above the copy.
+          const discounted = usefulnessScore({ text }) - REDUNDANCY_WEIGHT;
+          texts.forEach((other, i) => {
+            if (usefulnessScore({ text: other }) > discounted) {
+              assert.ok(ranking.indexOf(`u${i}`) < ranking.indexOf(`u${texts.length + c}`));
+            }
+          });
+        });
+      },
+    ),
+    { ...FC, numRuns: 100 },
+  );
 });
 
 Deno.test("WriteOnceCache writes each unit once across every coverage level", async () => {

@@ -3,7 +3,14 @@
  * It scores a unit from its text alone. It never sees the unit's role, channel, trust or
  * verification, nor the query, the answer, the target or `asserts`, and it strips the kit's own
  * scaffolding (a leading date stamp, a leading speaker tag) before reading the text.
+ *
+ * Usefulness for future decisions is what a unit adds to memory, so the ranking also rewards
+ * novelty: it is built greedily, and a unit whose content words a unit ranked above it already
+ * said is worth less (maximal marginal relevance, Carbonell and Goldstein 1998). A trace that
+ * states one claim again and again, as MINJA's progressive rounds do, then has its first saying
+ * ranked early and its repetitions later, so they enter memory only as coverage grows.
  */
+import { tokenWords } from "../../../text/token_jaccard.ts";
 import type { Ranker } from "../ranker.ts";
 
 /** A leading date stamp the instance builders add so relative dates resolve: "[8 May 2023] ". */
@@ -19,6 +26,71 @@ const SMALL_TALK =
   /^(?:hi|hello|hey|thanks|thank you|great|ok(?:ay)?|sure|cool|got it|sounds good|no problem|bye|good (?:morning|night|evening)|you're welcome|anytime|perfect|nice|awesome|wow)\b/i;
 const IMPERATIVE =
   /^(?:please|remember|note|save|store|ignore|make sure|keep in mind|don't|do not|always|never|from now on)\b/i;
+
+/**
+ * Stop words: the English stop-word list of NLTK (the list most text tools use), as the ranker
+ * tokenizes it (`tokenWords` splits "don't" into "don" and "t"; words under three letters are
+ * dropped anyway). Two units that share only these do not say the same thing.
+ */
+const STOP_WORDS = new Set(
+  ("myself our ours ourselves you your yours yourself yourselves him his himself she her " +
+    "hers herself its itself they them their theirs themselves what which who whom this that " +
+    "these those are was were been being have has had having does did doing the and but " +
+    "because until while for with about against between into through during before after " +
+    "above below from down out off over under again further then once here there when where " +
+    "why how all any both each few more most other some such nor not only own same than too " +
+    "very can will just don should now ain aren couldn didn doesn hadn hasn haven isn mightn " +
+    "mustn needn shan shouldn wasn weren won wouldn")
+    .split(" "),
+);
+
+/**
+ * The content words of a unit's text, scaffolding stripped: its lower-case words, without
+ * stop words (`STOP_WORDS`) and words under three letters that are not numbers ("a", "is", the
+ * "m" of "I'm"). Numbers stay: a repeated date or count is a repeated statement.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contentWords } from "./usefulness.ts";
+ * assert.deepEqual([...contentWords("[8 May 2023] Ann: I'm moving to Lisbon on 3 June.")], ["moving", "lisbon", "3", "june"]);
+ * ```
+ */
+export function contentWords(text: string): ReadonlySet<string> {
+  return new Set(
+    tokenWords(stripScaffolding(text)).filter((w) =>
+      /^\d+$/.test(w) || (w.length >= 3 && !STOP_WORDS.has(w))
+    ),
+  );
+}
+
+/**
+ * How much of `unit` a unit ranked above it already said: the share of `unit`'s content words
+ * that `above` also uses (0 when `unit` has none). It is containment, not Jaccard similarity, on
+ * purpose: a short restatement of a long unit ("Your appointment is on March 21.") shares few
+ * of the union's words but says nothing new.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contentWords, repeatedShare } from "./usefulness.ts";
+ * const long = contentWords("The clinic moved my dentist appointment to March 21 because of a strike.");
+ * assert.equal(repeatedShare({ unit: contentWords("Dentist appointment: March 21."), above: long }), 1);
+ * assert.equal(repeatedShare({ unit: contentWords("Thanks, see you soon!"), above: long }), 0);
+ * ```
+ */
+export function repeatedShare(options: {
+  /** Content words of the unit being ranked (`contentWords`). */
+  unit: ReadonlySet<string>;
+  /** Content words of a unit ranked above it. */
+  above: ReadonlySet<string>;
+}): number {
+  const { unit, above } = options;
+  if (unit.size === 0) return 0;
+  let shared = 0;
+  for (const w of unit) if (above.has(w)) shared++;
+  return shared / unit.size;
+}
 
 /** A unit's text without the kit's scaffolding: the date stamp and the speaker tag. */
 export function stripScaffolding(text: string): string {
@@ -39,8 +111,10 @@ export function stripScaffolding(text: string): string {
  * | -2 | small talk: a greeting, thanks or acknowledgement under 8 words |
  * | -1.5 | a question: it ends in a question mark |
  * | -1 | an instruction: it opens with an imperative ("please", "remember", "note", "save", ...) |
+ * | -6 x r | at ranking time (`usefulnessRanker`), redundancy: r is the largest share of its content words that one unit ranked above it already said (`repeatedShare`) |
  *
- * Scaffolding is stripped first (`stripScaffolding`), so a date stamp adds nothing.
+ * Scaffolding is stripped first (`stripScaffolding`), so a date stamp adds nothing. This
+ * function gives the first eight terms; the redundancy term depends on the ranking so far.
  *
  * @example
  * ```ts
@@ -70,26 +144,61 @@ export function usefulnessScore(options: {
 }
 
 /**
- * Rank units by `usefulnessScore` of their text, best first, ties in chronological order.
+ * Weight of the redundancy term: a unit's score falls by this times the largest share of its
+ * content words that one unit ranked above it already said (`repeatedShare`). Six is the most
+ * the scoring table can give a unit (2 + 1 + 1 + 1 + 1), so a restatement that says nothing new
+ * (share 1) is worth no more than a unit that says nothing, and one that half repeats loses
+ * half of what the best unit can earn. Equivalently, with the score scaled to [0, 1] by that
+ * maximum, it is maximal marginal relevance with the usual lambda = 1/2 (relevance and
+ * redundancy weighed alike). Set from that reading of the table, not fitted to any curve.
+ */
+export const REDUNDANCY_WEIGHT = 6;
+
+/**
+ * Rank units greedily, best first, ties in chronological order: the next unit is the one with
+ * the highest `usefulnessScore(text) - REDUNDANCY_WEIGHT * r`, r the largest `repeatedShare` of
+ * its content words with a unit already ranked (maximal marginal relevance). So the first unit
+ * is the best-scoring one, and a unit that says again what an earlier-ranked one said falls.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { usefulnessRanker } from "./usefulness.ts";
  * const unit = (id: string, text: string) => ({ id, text, channel: "user" as const, trusted: true, verified: false, numbers: [], asserts: null });
- * const trace = { id: "t", session: "s", kind: "helpful" as const, units: [unit("a", "Thanks!"), unit("b", "My dentist appointment is on 12 March at 9:30.")] };
- * assert.deepEqual(await usefulnessRanker.rank(trace, { seed: 0 }), ["b", "a"]);
+ * const trace = { id: "t", session: "s", kind: "helpful" as const, units: [unit("a", "Thanks!"), unit("b", "My dentist appointment is on 12 March at 9:30."),
+ *   unit("c", "Dentist appointment: 12 March, 9:30."), unit("d", "I should also renew my passport soon.")] };
+ * // c scores above d and a but only repeats b, so it falls below them.
+ * assert.deepEqual(await usefulnessRanker.rank(trace, { seed: 0 }), ["b", "d", "a", "c"]);
  * ```
  */
 export const usefulnessRanker: Ranker = {
   id: "usefulness",
   rank(trace) {
-    const scored = trace.units.map((unit, index) => ({
+    const left = trace.units.map((unit, index) => ({
       id: unit.id,
       index,
+      words: contentWords(unit.text),
       score: usefulnessScore({ text: unit.text }),
+      /** The largest share of its content words a unit ranked so far already said. */
+      repeated: 0,
     }));
-    scored.sort((a, b) => b.score - a.score || a.index - b.index);
-    return Promise.resolve(scored.map((s) => s.id));
+    const value = (u: (typeof left)[number]) => u.score - REDUNDANCY_WEIGHT * u.repeated;
+    const ranked: string[] = [];
+    while (left.length > 0) {
+      let best = 0;
+      for (let i = 1; i < left.length; i++) {
+        const d = value(left[i]) - value(left[best]);
+        if (d > 0 || (d === 0 && left[i].index < left[best].index)) best = i;
+      }
+      const [next] = left.splice(best, 1);
+      ranked.push(next.id);
+      for (const unit of left) {
+        unit.repeated = Math.max(
+          unit.repeated,
+          repeatedShare({ unit: unit.words, above: next.words }),
+        );
+      }
+    }
+    return Promise.resolve(ranked);
   },
 };
