@@ -62,6 +62,10 @@ export * from "./models/model_catalog.ts";
 export * from "./models/response_cache.ts";
 export * from "./models/request_limiter.ts";
 export * from "./models/redact.ts";
+export * from "./models/parse_json_reply.ts";
+export * from "./models/structured_output.ts";
+export * from "./models/rate_limit_headers.ts";
+export * from "./models/check_endpoint.ts";
 
 // Agents and judges
 export * from "./agents/llm_agent.ts";

@@ -24,6 +24,10 @@ export interface AgentOutput {
   trajectory?: unknown;
   /** Model usage (real agents only); default none. */
   usage?: ModelUsage;
+  /** The model's reasoning behind `output` (never part of it); default none. */
+  reasoning?: string | null;
+  /** The model's finish reason (`stop`, ...); default none. */
+  stopReason?: string | null;
 }
 
 /** An agent: the offline reference reader or a real model. */

@@ -30,6 +30,7 @@ const State = Annotation.Root({
   trial: Annotation<number>,
   messages: Annotation<ChatMessage[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
   usage: Annotation<ModelUsage | null>,
+  stopReason: Annotation<string | null>,
 });
 
 /**
@@ -62,8 +63,12 @@ export function llmAgent(options: {
     }))
     .addNode("answer", async (s) => {
       const r = await client.chat({ messages: s.messages, seed: s.seed, trial: s.trial });
+      // Only the visible answer is the output (judged, graded); the reasoning stays beside it.
       return {
-        messages: [{ role: "assistant", content: r.content }] as ChatMessage[],
+        messages: [
+          { role: "assistant", content: r.content, ...(r.reasoning && { reasoning: r.reasoning }) },
+        ] as ChatMessage[],
+        stopReason: r.stopReason,
         usage: {
           cacheHit: r.cacheHit,
           promptTokens: r.promptTokens,
@@ -87,12 +92,15 @@ export function llmAgent(options: {
         seed: deriveSeed(seed, "trial", trial),
         trial,
         usage: null,
+        stopReason: null,
       });
       const last = final.messages.at(-1)!;
       return {
         output: last.content,
         trajectory: final.messages,
         usage: final.usage ?? undefined,
+        reasoning: last.reasoning ?? null,
+        stopReason: final.stopReason ?? null,
       };
     },
   };

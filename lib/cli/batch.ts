@@ -83,6 +83,8 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
     setup: {
       cachePath: args.cache,
       baseUrl: args.baseUrl,
+      apiKeyEnv: args.apiKeyEnv,
+      modelOptions: args.modelOptions,
       concurrency: args.concurrency,
       judge: args.judge,
       writer: args.writer,

@@ -2,6 +2,7 @@
  * The older entry point for CLIs not yet declared through `command.ts` (only `systems.ts`):
  * the same one-line error and exit codes as every declared command.
  */
+import { guardConsole } from "../models/redact.ts";
 import { reportError } from "./command.ts";
 
 export { CliError } from "./command.ts";
@@ -12,6 +13,8 @@ export { CliError } from "./command.ts";
  * prints one line and exits 1 (`MEMGAUGE_DEBUG=1` adds the stack trace).
  */
 export async function runCli(name: string, main: () => Promise<void>): Promise<void> {
+  // Every line the CLI prints passes the redaction layer.
+  guardConsole();
   try {
     await main();
   } catch (error) {

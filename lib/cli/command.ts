@@ -60,6 +60,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { pathProblem, type PathUse } from "../io/path_problem.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
+import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
@@ -592,7 +593,9 @@ export function reportError(options: {
   stderr?: (line: string) => void;
 }): number {
   const { name, error } = options;
-  const stderr = options.stderr ?? ((l: string) => console.error(l));
+  // The error line passes the redaction layer (a provider may echo a key in its message).
+  const sink = options.stderr ?? ((l: string) => console.error(l));
+  const stderr = (line: string) => sink(redact({ text: line }));
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split("\n")[0];
   if (isBadInput(error)) {
@@ -625,6 +628,8 @@ export async function execute<O extends Record<string, OptionSpec>>(options: {
   stderr?: (line: string) => void;
 }): Promise<number> {
   const { command } = options;
+  // Every line a command prints passes the redaction layer (library logs included).
+  guardConsole();
   try {
     const parsed = command.parse({ argv: options.argv, env: options.env ?? _env() });
     if (parsed === "help") {

@@ -215,6 +215,8 @@ async function _write(args: SweepArgs, parsed: _Parsed, lock: OutLock): Promise<
   const models = modelSetup({
     cachePath: args.cache,
     baseUrl: args.baseUrl,
+    apiKeyEnv: args.apiKeyEnv,
+    modelOptions: args.modelOptions,
     concurrency: args.concurrency,
     maxRetries: args.maxRetries,
     timeoutMs: args.timeoutMs,
@@ -412,6 +414,8 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
     setup: {
       cachePath: args.cache,
       baseUrl: args.baseUrl,
+      apiKeyEnv: args.apiKeyEnv,
+      modelOptions: args.modelOptions,
       concurrency: args.concurrency,
       judge: args.judge,
       writer: args.writer,

@@ -16,6 +16,7 @@ import {
 } from "../model/operating_point.ts";
 import { TrialRow } from "../model/trial_row.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
+import { parseModelOptions } from "../run/model_setup.ts";
 import { DEFAULT_GRID, DEFAULT_POLICIES } from "../run/operating_points.ts";
 import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
 import { defaultRanker } from "../run/sweep.ts";
@@ -72,11 +73,26 @@ const _usesModel = (v: Record<string, unknown>) =>
 export const MODEL_OPTIONS = {
   "base-url": opt.string({
     description: "OpenAI-compatible endpoint for every model; then any model name is accepted, " +
-      "keyed by OPENAI_API_KEY.",
+      "keyed by OPENAI_API_KEY (or --api-key-env), never by a catalog provider's variable.",
     placeholder: "URL",
     example: "http://localhost:8000/v1",
     defaultText: "each data/models.json entry's URL",
     schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+  }),
+  "api-key-env": opt.string({
+    description: "With --base-url: the environment variable that holds the key.",
+    placeholder: "NAME",
+    example: "VLLM_API_KEY",
+    defaultText: "OPENAI_API_KEY",
+    schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"),
+  }),
+  "model-option": opt.repeated({
+    description: "Override one data/models.json field of model ID for this run (repeatable): " +
+      "temperature (a number or null: not sent), seed, responseFormat " +
+      "(json_schema|json_object|none), maxTokensParam, maxTokens, reasoningEffort, model, " +
+      "prices.inputPer1M, prices.outputPer1M, prices.batchDiscount.",
+    placeholder: "ID.KEY=VALUE",
+    example: "gpt-5.4.temperature=null",
   }),
   judge: opt.string({
     description: "Who grades answers: the deterministic matcher, or the agentevals " +
@@ -379,6 +395,14 @@ export function checkSweepPlan(
       } is not a model agent`,
     );
   }
+  if (given("api-key-env") && !given("base-url")) {
+    fail(
+      "--api-key-env: applies with --base-url only (catalog models read the variable named " +
+        "in data/models.json)",
+    );
+  }
+  // Typed and checked now (an unknown key or a bad value), before any client or file exists.
+  parseModelOptions({ specs: v.modelOption, baseUrl: v.baseUrl !== undefined });
   checkModelIds({
     [given("model") ? "model" : "agent"]: agents,
     judge: [v.judge],
@@ -466,6 +490,10 @@ export interface SweepArgs {
   model?: string;
   /** Base URL of an OpenAI-compatible endpoint for every model. */
   baseUrl?: string;
+  /** With `--base-url`: the environment variable holding the key. */
+  apiKeyEnv?: string;
+  /** `--model-option ID.key=value` flags (repeatable), parsed by `modelSetup`. */
+  modelOptions: string[];
   trials: number;
   concurrency: number;
   maxRetries: number;
@@ -508,6 +536,8 @@ export function sweepArgsFromValues(
     limit: v.limit,
     model: v.model,
     baseUrl: v.baseUrl,
+    apiKeyEnv: v.apiKeyEnv,
+    modelOptions: v.modelOption,
     trials: v.trials,
     concurrency: v.concurrency,
     maxRetries: v.maxRetries,

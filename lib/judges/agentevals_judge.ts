@@ -7,6 +7,7 @@ import { createTrajectoryLLMAsJudge } from "agentevals";
 import { z } from "zod";
 import type { ModelUsage } from "../model/model_usage.ts";
 import type { ChatMessage, ModelClient } from "../models/model_client.ts";
+import { parseJsonReply } from "../models/parse_json_reply.ts";
 import { stableId } from "../model/stable_id.ts";
 import type { Judge } from "./judge.ts";
 
@@ -59,8 +60,10 @@ Grade this actual trajectory:
 const Verdict = z.object({ reasoning: z.string(), score: z.boolean() });
 
 /**
- * An LLM judge over one judge model. An unparsable or mis-shaped verdict throws (the row becomes
- * an error row). `model` and `promptHash` go into every row.
+ * An LLM judge over one judge model. The verdict is read tolerantly (reasoning blocks, code
+ * fences, prose around the JSON); one that still does not parse throws (the row becomes an error
+ * row) and is not cached, so `--retry-errors` asks again. The trajectory it grades carries the
+ * agent's visible answers only. `model` and `promptHash` go into every row.
  *
  * @example
  * ```ts
@@ -91,24 +94,23 @@ export function agentevalsJudge(options: {
       chat: {
         completions: {
           create: async (params: { messages: ChatMessage[]; response_format?: object }) => {
+            // Read tolerantly (reasoning, fences, prose); a verdict that fails is not cached.
+            const parse = (text: string) =>
+              parseJsonReply({
+                text,
+                schema: Verdict,
+                label: `judge ${client.endpoint.id}: unparsable ${question} verdict`,
+              });
             const r = await client.chat({
               messages: params.messages.map((m) => ({ role: m.role, content: m.content })),
               responseFormat: params.response_format as Record<string, unknown>,
               trial,
+              validate: (reply) => void parse(reply.content),
             });
             usage.cacheHit &&= r.cacheHit;
             usage.promptTokens = (usage.promptTokens ?? 0) + (r.promptTokens ?? 0);
             usage.completionTokens = (usage.completionTokens ?? 0) + (r.completionTokens ?? 0);
-            let parsed;
-            try {
-              parsed = Verdict.parse(JSON.parse(r.content));
-            } catch (e) {
-              throw new TypeError(
-                `judge ${client.endpoint.id}: unparsable ${question} verdict (${
-                  (e as Error).message.slice(0, 200)
-                })`,
-              );
-            }
+            const parsed = parse(r.content);
             return {
               choices: [{ message: { role: "assistant", content: JSON.stringify(parsed) } }],
             };

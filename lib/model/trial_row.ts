@@ -57,6 +57,13 @@ export const TrialRow = z.object({
   /** LLM judge model and prompt hash; null for the deterministic matcher. */
   judgeModel: z.string().nullable().default(null),
   judgePromptHash: z.string().nullable().default(null),
+  /** The agent model's reasoning (provider field or `<think>` blocks), never part of `output`. */
+  reasoning: z.string().nullable().default(null),
+  /**
+   * The finish reason of the agent's call (`stop`, ...), or of the call that failed the row
+   * (`length`, `content_filter`); null for the offline reference path.
+   */
+  stopReason: z.string().nullable().default(null),
 });
 /** One trial row. */
 export type TrialRow = z.infer<typeof TrialRow>;

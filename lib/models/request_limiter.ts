@@ -1,8 +1,47 @@
-/** Bounded concurrency for model requests, with a shared pause when the provider says 429. */
+/**
+ * Adaptive concurrency for one endpoint: additive increase, multiplicative decrease on 429s and
+ * timeouts, and pauses that hold only this endpoint's requests.
+ */
+
+/** How a request ended, as far as the endpoint's load is concerned. */
+export type RequestOutcome =
+  /** Answered (whatever the content). */
+  | "ok"
+  /** 429 or timeout: the endpoint is overloaded. */
+  | "congested"
+  /** Any other failure (500, connection refused, malformed body): says nothing about load. */
+  | "failed";
+
+/** A granted slot; release it exactly once. */
+export interface RequestSlot {
+  release(options: {
+    outcome: RequestOutcome;
+    /** A 429's Retry-After in ms; default none. */
+    retryAfterMs?: number | null;
+  }): void;
+}
+
+/** Counters of a limiter, for reports and tests. */
+export interface LimiterStats {
+  /** Multiplicative decreases applied. */
+  decreases: number;
+  /** Pauses begun (Retry-After after a 429 streak, or exhausted `x-ratelimit-*`). */
+  pauses: number;
+  /** Lowest window reached. */
+  lowest: number;
+}
+
+/** Consecutive congested answers after which the endpoint as a whole waits out Retry-After. */
+const STREAK = 3;
 
 /**
- * At most `concurrency` tasks run at once. `pause(ms)` holds every new start until the pause
- * ends (a 429 with Retry-After slows the whole run, not only the request that got it).
+ * Up to `limit` requests run at once, where `limit` adapts between 1 and `concurrency`. The
+ * window is DCTCP-style: after each window of `limit` answers, a window with congested answers
+ * shrinks the limit by half the congested share (`limit * (1 - share / 2)`: one 429 in 16
+ * costs 3%, a window of 429s halves it), and a clean window adds one. Random, rare 429s thus
+ * barely slow a run, while a provider that rejects everything is backed off from quickly. A
+ * streak of 429s with Retry-After, or `pause(ms)` (exhausted `x-ratelimit-*` headers), holds new
+ * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first.
  *
  * @example
  * ```ts
@@ -14,16 +53,25 @@
  *   peak = Math.max(peak, ++now); await new Promise((r) => setTimeout(r, 5)); now--;
  * })));
  * assert.equal(peak, 2);
+ * for (let i = 0; i < 2; i++) (await limiter.acquire()).release({ outcome: "congested" });
+ * assert.equal(limiter.limit, 1);
  * ```
  */
 export class RequestLimiter {
+  /** The most requests in flight (`--concurrency`). */
   readonly concurrency: number;
+  readonly stats: LimiterStats;
+  #limit: number;
   #active = 0;
-  #waiting: (() => void)[] = [];
+  #queue: (() => void)[] = [];
   #pausedUntil = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #answered = 0;
+  #congested = 0;
+  #streak = 0;
 
   constructor(options: {
-    /** Maximum tasks in flight; default 8. */
+    /** Maximum requests in flight; default 8. */
     concurrency?: number;
   }) {
     const concurrency = options.concurrency ?? 8;
@@ -31,34 +79,103 @@ export class RequestLimiter {
       throw new RangeError(`--concurrency: expected an integer >= 1, got ${concurrency}`);
     }
     this.concurrency = concurrency;
+    this.#limit = concurrency;
+    this.stats = { decreases: 0, pauses: 0, lowest: concurrency };
+  }
+
+  /** Requests allowed in flight now. */
+  get limit(): number {
+    return Math.max(1, Math.floor(this.#limit));
+  }
+
+  /** Requests in flight now. */
+  get active(): number {
+    return this.#active;
   }
 
   /** Hold new starts for `ms` milliseconds from now (extends, never shortens, a pause). */
   pause(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + ms);
+    if (!(ms > 0)) return;
+    const until = Date.now() + ms;
+    if (until > this.#pausedUntil) {
+      if (this.#pausedUntil < Date.now()) this.stats.pauses++;
+      this.#pausedUntil = until;
+    }
   }
 
-  /** Run `fn` when a slot is free and no pause is in force. */
+  /** Wait for a slot. */
+  acquire(options: {
+    /** Go before requests that have not been tried yet (retries); default false. */
+    priority?: boolean;
+  } = {}): Promise<RequestSlot> {
+    return new Promise((resolve) => {
+      const grant = () => resolve(this.#slot());
+      if (options.priority) this.#queue.unshift(grant);
+      else this.#queue.push(grant);
+      this.#pump();
+    });
+  }
+
+  /** Run `fn` in a slot; its success counts as an answer, its failure says nothing about load. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.concurrency) {
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    } else {
-      this.#active++;
-    }
+    const slot = await this.acquire();
     try {
-      for (
-        let wait = this.#pausedUntil - Date.now();
-        wait > 0;
-        wait = this.#pausedUntil - Date.now()
-      ) {
-        await new Promise((r) => setTimeout(r, wait));
+      const value = await fn();
+      slot.release({ outcome: "ok" });
+      return value;
+    } catch (e) {
+      slot.release({ outcome: "failed" });
+      throw e;
+    }
+  }
+
+  #slot(): RequestSlot {
+    let released = false;
+    return {
+      release: ({ outcome, retryAfterMs }) => {
+        if (released) return;
+        released = true;
+        this.#active--;
+        this.#record(outcome, retryAfterMs ?? null);
+        this.#pump();
+      },
+    };
+  }
+
+  #record(outcome: RequestOutcome, retryAfterMs: number | null): void {
+    if (outcome === "failed") return;
+    this.#answered++;
+    if (outcome === "congested") {
+      this.#congested++;
+      if (++this.#streak >= STREAK && retryAfterMs !== null) this.pause(retryAfterMs);
+    } else {
+      this.#streak = 0;
+    }
+    if (this.#answered < this.limit) return;
+    if (this.#congested > 0) {
+      this.#limit = Math.max(1, this.#limit * (1 - this.#congested / this.#answered / 2));
+      this.stats.decreases++;
+      this.stats.lowest = Math.min(this.stats.lowest, this.limit);
+    } else {
+      this.#limit = Math.min(this.concurrency, this.#limit + 1);
+    }
+    this.#answered = this.#congested = 0;
+  }
+
+  #pump(): void {
+    const wait = this.#pausedUntil - Date.now();
+    if (wait > 0) {
+      if (this.#timer === undefined && this.#queue.length > 0) {
+        this.#timer = setTimeout(() => {
+          this.#timer = undefined;
+          this.#pump();
+        }, wait);
       }
-      return await fn();
-    } finally {
-      const next = this.#waiting.shift();
-      // Hand the slot straight to the next waiter, so the count never over- or undershoots.
-      if (next) next();
-      else this.#active--;
+      return;
+    }
+    while (this.#queue.length > 0 && this.#active < this.limit) {
+      this.#active++;
+      this.#queue.shift()!();
     }
   }
 }

@@ -5,12 +5,17 @@ import { resolveAgents } from "../agents/resolve_agents.ts";
 import { agentevalsJudge } from "../judges/agentevals_judge.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
-import { resolveModelEndpoint } from "../models/model_catalog.ts";
+import {
+  MODEL_CATALOG,
+  MODEL_OPTION_KEYS,
+  type ModelOptionKey,
+  type ModelOverrides,
+  resolveModelEndpoint,
+} from "../models/model_catalog.ts";
 import {
   type CacheMiss,
   type ChatResult,
   type ClientStats,
-  ModelCallError,
   ModelClient,
 } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
@@ -32,6 +37,57 @@ export interface ObservedCall {
   result: ChatResult;
 }
 
+/**
+ * Parse `--model-option ID.key=value` flags into overrides by model id. `ID` is a catalog id or,
+ * with `--base-url`, any model name (ids may contain dots: the key is the known suffix); `value`
+ * is typed by the key (`null` where a key allows it, numbers, `true`/`false`, names).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseModelOptions } from "./model_setup.ts";
+ * const o = parseModelOptions({ specs: ["gpt-5.4.temperature=null", "gpt-5.4.maxTokens=2048"] });
+ * assert.deepEqual(o.get("gpt-5.4"), { temperature: null, maxTokens: 2048 });
+ * assert.throws(() => parseModelOptions({ specs: ["gpt-5.4.temp=0"] }), /--model-option "gpt-5.4.temp=0": unknown key/);
+ * ```
+ */
+export function parseModelOptions(options: {
+  /** The raw flag values. */
+  specs: readonly string[];
+  /** Whether `--base-url` is given (then any id is accepted); default false. */
+  baseUrl?: boolean;
+}): Map<string, ModelOverrides> {
+  const keys = Object.keys(MODEL_OPTION_KEYS) as ModelOptionKey[];
+  const out = new Map<string, ModelOverrides>();
+  for (const spec of options.specs) {
+    const bad = (what: string): never => {
+      throw new RangeError(`--model-option ${JSON.stringify(spec)}: ${what}`);
+    };
+    const eq = spec.indexOf("=");
+    if (eq === -1) bad("expected ID.key=value");
+    const lhs = spec.slice(0, eq), raw = spec.slice(eq + 1).trim();
+    const key = keys.filter((k) => lhs.endsWith(`.${k}`)).sort((a, b) => b.length - a.length)[0];
+    if (key === undefined) {
+      bad(`unknown key (expected ID.KEY with KEY one of ${keys.join(", ")})`);
+    }
+    const id = lhs.slice(0, lhs.length - key.length - 1);
+    if (id === "") bad("expected ID.key=value with a model id");
+    if (!options.baseUrl && !MODEL_CATALOG.some((m) => m.id === id)) {
+      bad(`unknown model ${JSON.stringify(id)} (expected a catalog id, or pass --base-url)`);
+    }
+    let value: unknown = raw;
+    if (raw === "null") value = null;
+    else if (raw === "true" || raw === "false") value = raw === "true";
+    else if (raw !== "" && Number.isFinite(Number(raw))) value = Number(raw);
+    // A name that reads as a number (`model=1`) stays a name.
+    if (key === "model" || key === "reasoningEffort") value = raw === "null" ? null : raw;
+    const checked = MODEL_OPTION_KEYS[key].safeParse(value);
+    if (!checked.success) bad(checked.error.issues[0].message);
+    out.set(id, { ...out.get(id), [key]: checked.data });
+  }
+  return out;
+}
+
 /** Model-backed sweep parts; `close()` releases the cache. */
 export interface ModelSetup {
   /** Client per model id (created on first use; a key is read only then). */
@@ -46,16 +102,17 @@ export interface ModelSetup {
   judge: Judge;
   writer: Writer;
   /**
-   * Summed counters of every client, plus `rejected`: judge, ranker and writer calls whose reply
-   * arrived but was rejected as invalid (a failed call the clients do not see).
+   * Summed counters of every client; `rejected` counts judge, ranker and writer replies that
+   * arrived but failed validation (not cached, asked again by a rerun).
    */
   stats(): ClientStats & { rejected: number };
   close(): void;
 }
 
 /**
- * Set up clients over one response cache and one request limiter. Nothing touches the network
- * or reads a key until a model is actually used.
+ * Set up clients over one response cache, with one adaptive request limiter per endpoint (base
+ * URL and model): a 429 slows only the endpoint that sent it. Nothing touches the network, reads
+ * a key or creates the cache file until a model is actually used.
  *
  * @example
  * ```ts
@@ -73,8 +130,14 @@ export function modelSetup(options: {
   cachePath?: string;
   /** Base URL for every model; default each catalog entry's. */
   baseUrl?: string;
-  /** Requests in flight across all models; default 8. */
+  /** Most requests in flight per endpoint (the limiter adapts below it); default 8. */
   concurrency?: number;
+  /** `--model-option ID.key=value` flags; default none. */
+  modelOptions?: readonly string[];
+  /** With `baseUrl`: the variable holding the key; default `OPENAI_API_KEY`. */
+  apiKeyEnv?: string;
+  /** Longest total wait on 429s per call, in ms; default 600000. */
+  rateLimitWaitMs?: number;
   /** Retries per call; default 4. */
   maxRetries?: number;
   /** Per-request timeout in ms; default 60000. */
@@ -93,16 +156,34 @@ export function modelSetup(options: {
   observe?: (call: ObservedCall) => void;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
-  let rejected = 0;
-  const counting = <T extends object>(target: T, method: keyof T): T =>
-    _rejections(target, method, () => rejected++);
-  const limiter = new RequestLimiter({ concurrency: options.concurrency ?? 8 });
+  const overrides = parseModelOptions({
+    specs: options.modelOptions ?? [],
+    baseUrl: options.baseUrl !== undefined,
+  });
+  if (options.apiKeyEnv !== undefined && options.baseUrl === undefined) {
+    throw new RangeError(
+      `--api-key-env ${options.apiKeyEnv}: applies with --base-url only (catalog models read ` +
+        "the variable named in data/models.json)",
+    );
+  }
+  const concurrency = options.concurrency ?? 8;
+  new RequestLimiter({ concurrency }); // validates --concurrency before any model is used
+  const limiters = new Map<string, RequestLimiter>();
   const clients = new Map<string, ModelClient>();
   const client = (id: string) => {
     let c = clients.get(id);
     if (!c) {
       // An unknown model fails before the cache file is created.
-      const endpoint = resolveModelEndpoint({ id, baseUrl: options.baseUrl, env: options.env });
+      const endpoint = resolveModelEndpoint({
+        id,
+        baseUrl: options.baseUrl,
+        apiKeyEnv: options.apiKeyEnv,
+        env: options.env,
+        overrides: overrides.get(id),
+      });
+      const where = `${endpoint.baseUrl.replace(/\/+$/, "")} ${endpoint.model}`;
+      let limiter = limiters.get(where);
+      if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
       cache ??= new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
       c = new ModelClient({
         endpoint,
@@ -111,6 +192,7 @@ export function modelSetup(options: {
         maxRetries: options.maxRetries,
         timeoutMs: options.timeoutMs,
         retryBaseMs: options.retryBaseMs,
+        rateLimitWaitMs: options.rateLimitWaitMs,
         onMiss: options.onMiss,
       });
       if (options.observe) _observed(c, id, options.observe);
@@ -133,45 +215,32 @@ export function modelSetup(options: {
             `--ranker llm:self: agent ${JSON.stringify(agent?.id)} is not a model agent`,
           );
         }
-        return counting(llmRanker({ client: self.client }), "rank");
+        return llmRanker({ client: self.client });
       }
-      return id.startsWith("llm:")
-        ? counting(llmRanker({ client: client(id.slice(4)) }), "rank")
-        : undefined;
+      return id.startsWith("llm:") ? llmRanker({ client: client(id.slice(4)) }) : undefined;
     },
     judge: judgeSpec === "deterministic"
       ? deterministicJudge
-      : counting(agentevalsJudge({ client: client(judgeSpec.slice(4)) }), "judge"),
+      : agentevalsJudge({ client: client(judgeSpec.slice(4)) }),
     writer: writerSpec === "verbatim"
       ? verbatimWriter
-      : counting(llmWriter({ client: client(writerSpec.slice(4)) }), "write"),
+      : llmWriter({ client: client(writerSpec.slice(4)) }),
     stats() {
-      const total: ClientStats = { requests: 0, cacheHits: 0, retries: 0, errors: 0 };
+      const total: ClientStats = {
+        requests: 0,
+        cacheHits: 0,
+        retries: 0,
+        errors: 0,
+        rateLimited: 0,
+        rejected: 0,
+      };
       for (const c of clients.values()) {
         for (const k of Object.keys(total) as (keyof ClientStats)[]) total[k] += c.stats[k];
       }
-      return { ...total, rejected };
+      return total;
     },
     close: () => cache?.close(),
   };
-}
-
-/**
- * The same object, but a rejection of `method` that is not a failed call (the clients count
- * those) is counted: a reply that arrived and was rejected as invalid.
- */
-function _rejections<T extends object>(target: T, method: keyof T, count: () => void): T {
-  return new Proxy(target, {
-    get(t, property, receiver) {
-      const value = Reflect.get(t, property, receiver);
-      if (property !== method || typeof value !== "function") return value;
-      return (...args: unknown[]) =>
-        (value.apply(t, args) as Promise<unknown>).catch((e: unknown) => {
-          if (!(e instanceof ModelCallError)) count();
-          throw e;
-        });
-    },
-  });
 }
 
 /** Report every completed call of `client` to `observe`. */

@@ -9,6 +9,7 @@ import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
 import type { Condition, TrialRow } from "../model/trial_row.ts";
 import type { Verdict } from "../judges/judge.ts";
+import { redact } from "../models/redact.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
@@ -43,8 +44,15 @@ function _sum(a: number | null | undefined, b: number | null | undefined): numbe
   return a == null && b == null ? null : (a ?? 0) + (b ?? 0);
 }
 
+// Error text goes into rows: through the redaction layer, like every sink.
 function _message(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return redact({ text: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+}
+
+// A failed call that a reply's finish reason explains (`length`, `content_filter`) says so.
+function _stopReason(e: unknown): string | null {
+  const reason = (e as { stopReason?: unknown } | null)?.stopReason;
+  return typeof reason === "string" ? reason : null;
 }
 
 function _kept(policy: ManagementPolicy, state: MemoryState) {
@@ -100,6 +108,8 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
       completionTokens: null,
       judgeModel: resources.judge.model ?? null,
       judgePromptHash: resources.judge.promptHash ?? null,
+      reasoning: null,
+      stopReason: _stopReason(e),
     }));
   }
 }
@@ -180,6 +190,8 @@ async function _runPair(
     let verdict: Verdict | null = null;
     let error: string | null = null;
     let usage: ModelUsage | undefined;
+    let reasoning: string | null = null;
+    let stopReason: string | null = null;
     try {
       const answer = await inPhase("agent", () =>
         agent.answer({
@@ -191,6 +203,7 @@ async function _runPair(
           ...(trial !== 0 && { trial }),
         }));
       usage = answer.usage;
+      stopReason = answer.stopReason ?? null;
       verdict = await inPhase("judge", () =>
         resources.judge.judge({
           instance,
@@ -206,10 +219,12 @@ async function _runPair(
         };
       }
       output = answer.output;
+      reasoning = answer.reasoning ?? null;
     } catch (e) {
       // A failed call is an error row with null decisions, never a wrong answer.
       verdict = null;
       error = _message(e);
+      stopReason = _stopReason(e) ?? stopReason;
     }
     return {
       runId: task.runId,
@@ -245,6 +260,8 @@ async function _runPair(
       completionTokens: usage?.completionTokens ?? null,
       judgeModel: resources.judge.model ?? null,
       judgePromptHash: resources.judge.promptHash ?? null,
+      reasoning,
+      stopReason,
     };
   };
   // Both conditions at once: with a model agent this halves a pair's wall time.

@@ -212,6 +212,8 @@ async function _measureOne(
     completionTokens: null,
     judgeModel: options.judge.model ?? null,
     judgePromptHash: options.judge.promptHash ?? null,
+    reasoning: null,
+    stopReason: null,
     management: mode,
     pipelineCheck: options.pipelineCheck,
   };

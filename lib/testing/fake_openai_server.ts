@@ -1,20 +1,59 @@
 /**
  * A local OpenAI-compatible server for tests: chat completions and embeddings on 127.0.0.1 at an
- * ephemeral port. It can add latency, answer 429 with Retry-After, answer 500, hang past a
- * timeout or return malformed JSON; its answers are scripted.
+ * ephemeral port. Its answers are scripted; scriptable modes make it behave like real providers
+ * rather than like the kit expects: `<think>` blocks or `reasoning_content`, JSON in code fences
+ * or after prose, `content: null`, `finish_reason: "length"`, 400s for parameters it does not
+ * take, missing `usage`, rate limits with `x-ratelimit-*` headers, keys echoed in 401 bodies, and
+ * faults (429 with Retry-After, 500, hangs, malformed JSON).
  */
 
 /** A fault to inject into one response. */
-export type Fault = "429" | "500" | "hang" | "malformed";
+export type Fault = "429" | "500" | "hang" | "malformed" | "401";
 
-/** What the fake model answers to a chat request body. */
+/** What the fake model answers to a chat request body: the message content. */
 export type Reply = (body: ChatBody) => string;
 
 /** The parts of a chat request the fake reads. */
 export interface ChatBody {
   model: string;
   messages: { role: string; content: string }[];
-  response_format?: { type: string; json_schema?: { name?: string } };
+  response_format?: { type: string; json_schema?: { name?: string; schema?: unknown } };
+  [param: string]: unknown;
+}
+
+/** Request parameters a provider may refuse with a 400. */
+export type RejectedParam =
+  | "temperature"
+  | "seed"
+  | "json_schema"
+  | "json_object"
+  | "max_tokens"
+  | "max_completion_tokens"
+  | "reasoning_effort";
+
+/** How the fake behaves, like one real provider or another; every field defaults to off. */
+export interface FakeModes {
+  /**
+   * Where the model's reasoning goes: `think` wraps every reply in a `<think>` block (GLM,
+   * Qwen, MiniMax served raw), `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter)
+   * put it in a message field. The reasoning restates every value the records assert, so text
+   * that leaks into a graded answer or a memory record changes results.
+   */
+  reasoning?: "think" | "reasoning_content" | "reasoning";
+  /** JSON replies in a ```json fence, or after a sentence of prose. */
+  jsonStyle?: "fenced" | "prose";
+  /** Every reply has `content: null` (with `finish_reason` as below, default `stop`). */
+  nullContent?: boolean;
+  /** `finish_reason` of every reply; `length` also cuts the content in half. */
+  finishReason?: "stop" | "length" | "content_filter";
+  /** Parameters answered with a 400 naming them. */
+  reject?: readonly RejectedParam[];
+  /** Leave `usage` out of replies. */
+  noUsage?: boolean;
+  /** Answer every request 401, echoing the presented key (raw and masked) in the body. */
+  echoKeyIn401?: boolean;
+  /** A fixed-window rate limit: `x-ratelimit-*` headers on every reply, 429 beyond it. */
+  rateLimit?: { requests: number; windowMs: number };
 }
 
 /** A running fake server. */
@@ -27,16 +66,30 @@ export interface FakeServer {
   authorizations: Set<string>;
   /** Faults to apply to the next requests, consumed in order. */
   faults: Fault[];
+  /** Modes in force; change them between runs (a server that turns healthy). */
+  modes: FakeModes;
+  /** Chat request bodies received, in arrival order. */
+  bodies: ChatBody[];
   close(): Promise<void>;
+}
+
+function _wantsJson(body: ChatBody): boolean {
+  if (body.response_format?.type === "json_schema") return true;
+  const text = body.messages.map((m) => m.content).join("\n");
+  // The kit prompts the schema when the endpoint cannot enforce it; the fake model obeys.
+  return /JSON schema:|Reply with the JSON object \{/.test(text) ||
+    (body.response_format?.type === "json_object" &&
+      /"ranking"|"record"|reference_trajectory/.test(text));
 }
 
 /**
  * The default answer: the value that most records in the last user message assert, where a
  * record asserts X by saying "the value is X"; ties go to the later record. No assertion:
- * "I don't know.". Structured requests get a schema-shaped JSON reply (see `scriptedJson`).
+ * "I don't know.". Structured requests (a JSON schema, native or prompted) get a schema-shaped
+ * JSON reply (see `scriptedJson`).
  */
 export function majorityReply(body: ChatBody): string {
-  if (body.response_format?.type === "json_schema") return scriptedJson(body);
+  if (_wantsJson(body)) return scriptedJson(body);
   const user = body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
   const counts = new Map<string, number>();
   for (const m of user.matchAll(/the value is ([^.\n]+)/gi)) {
@@ -49,12 +102,20 @@ export function majorityReply(body: ChatBody): string {
 
 /**
  * JSON replies for structured requests: a judge (`score`) says true when the reference text
- * occurs in the trajectory; a ranker (`ranking`) returns the unit ids in the order listed.
+ * occurs in the trajectory's final answer; a ranker (`ranking`) returns the unit ids in the order
+ * listed; a writer (`record`) returns the unit's text. The kind is read from the request as a
+ * model would: the schema name, or the prompt.
  */
 export function scriptedJson(body: ChatBody): string {
   const text = body.messages.map((m) => m.content).join("\n");
   const name = body.response_format?.json_schema?.name;
-  if (name === "ranking") {
+  const asked = /Reply with the JSON object (\{[^}]*\})/.exec(text);
+  if (asked) return asked[1];
+  if (name === "memory_record" || (name === undefined && /\{"record"/.test(text))) {
+    const unit = body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+    return JSON.stringify({ record: unit.split("\n\n")[0].replace(/^\(\w+\)\s*/, "") });
+  }
+  if (name === "ranking" || (name === undefined && /"ranking"/.test(text))) {
     const ids = [...text.matchAll(/^\s*\[id=([^\]]+)\]/gm)].map((m) => m[1]);
     return JSON.stringify({ ranking: ids });
   }
@@ -65,6 +126,24 @@ export function scriptedJson(body: ChatBody): string {
   const trajectory = whole.slice(whole.lastIndexOf("<assistant>"));
   const score = reference !== "" && trajectory.toLowerCase().includes(reference.toLowerCase());
   return JSON.stringify({ reasoning: "scripted", score });
+}
+
+/** The reasoning a thinking model would show: it weighs every value the prompt mentions. */
+function _thoughts(body: ChatBody): string {
+  const text = body.messages.map((m) => m.content).join("\n");
+  const values = [...new Set([...text.matchAll(/the value is ([^.\n]+)/gi)].map((m) => m[1]))];
+  return `Let me think. The records mention: ${
+    values.map((v) => `the value is ${v}`).join("; ") || "nothing definite"
+  }. A draft: {"draft": true}. Now the answer.`;
+}
+
+function _isJson(text: string): boolean {
+  try {
+    const v = JSON.parse(text);
+    return typeof v === "object" && v !== null;
+  } catch {
+    return false;
+  }
 }
 
 function _embed(text: string, dims: number): number[] {
@@ -88,6 +167,20 @@ function _encode(v: number[], format: unknown): number[] | string {
   return btoa(s);
 }
 
+/** The 400 a provider gives for a parameter it does not take, or null. */
+function _rejection(body: ChatBody, reject: readonly RejectedParam[]): string | null {
+  for (const param of reject) {
+    if (param === "json_schema" || param === "json_object") {
+      if (body.response_format?.type === param) {
+        return `response_format.type '${param}' is not supported by this model`;
+      }
+    } else if (param in body) {
+      return `Unsupported parameter: '${param}' is not supported with this model.`;
+    }
+  }
+  return null;
+}
+
 /**
  * Start a fake server; close it in a `finally`.
  *
@@ -95,8 +188,12 @@ function _encode(v: number[], format: unknown): number[] | string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { startFakeOpenAIServer } from "./fake_openai_server.ts";
- * const server = startFakeOpenAIServer({});
- * try { assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/); } finally { await server.close(); }
+ * const server = startFakeOpenAIServer({ modes: { reasoning: "think" } });
+ * try {
+ *   assert.match(server.baseUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+ *   const res = await fetch(`${server.baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "the value is 3." }] }) });
+ *   assert.match((await res.json()).choices[0].message.content, /^<think>[\s\S]*<\/think>\n\nThe value is 3\.$/);
+ * } finally { await server.close(); }
  * ```
  */
 export function startFakeOpenAIServer(options: {
@@ -112,6 +209,8 @@ export function startFakeOpenAIServer(options: {
   faultFor?: (n: number, body: ChatBody) => Fault | null;
   /** Embedding dimensions; default 64. */
   embeddingDims?: number;
+  /** Provider behaviour; default none (a well-behaved server). */
+  modes?: FakeModes;
 }): FakeServer {
   const reply = options.reply ?? majorityReply;
   const hangs = new Set<AbortController>();
@@ -120,8 +219,11 @@ export function startFakeOpenAIServer(options: {
     requests: 0,
     authorizations: new Set(),
     faults: [...(options.faults ?? [])],
+    modes: { ...options.modes },
+    bodies: [],
     close: async () => {},
   };
+  let windowStart = 0, windowCount = 0;
   const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
     new Response(JSON.stringify(value), {
       status,
@@ -130,14 +232,54 @@ export function startFakeOpenAIServer(options: {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
     const n = state.requests++;
-    state.authorizations.add(req.headers.get("authorization") ?? "");
+    const authorization = req.headers.get("authorization") ?? "";
+    state.authorizations.add(authorization);
     const body = await req.json().catch(() => ({}));
+    if (url.pathname === "/v1/chat/completions") state.bodies.push(body);
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
-    const fault = state.faults.shift() ?? options.faultFor?.(n, body) ?? null;
+    const modes = state.modes;
+    let fault = state.faults.shift() ?? options.faultFor?.(n, body) ?? null;
+    if (modes.echoKeyIn401) fault = "401";
+    const limitHeaders: Record<string, string> = {};
+    if (modes.rateLimit && fault === null) {
+      const now = Date.now();
+      if (now - windowStart >= modes.rateLimit.windowMs) (windowStart = now, windowCount = 0);
+      const resetMs = windowStart + modes.rateLimit.windowMs - now;
+      windowCount++;
+      limitHeaders["x-ratelimit-limit-requests"] = String(modes.rateLimit.requests);
+      limitHeaders["x-ratelimit-remaining-requests"] = String(
+        Math.max(0, modes.rateLimit.requests - windowCount),
+      );
+      limitHeaders["x-ratelimit-reset-requests"] = `${resetMs}ms`;
+      if (windowCount > modes.rateLimit.requests) {
+        return json(
+          { error: { message: "Rate limit reached for requests", type: "requests" } },
+          429,
+          {
+            ...limitHeaders,
+            "retry-after-ms": String(resetMs),
+          },
+        );
+      }
+    }
     if (fault === "429") {
       return json({ error: { message: "rate limited", type: "rate_limit" } }, 429, {
         "retry-after": String(options.retryAfterSeconds ?? 0.05),
       });
+    }
+    if (fault === "401") {
+      const key = authorization.replace(/^Bearer\s+/, "");
+      const masked = `${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${
+        key.slice(-4)
+      }`;
+      return json({
+        error: {
+          message:
+            `Incorrect API key provided: ${key} (${masked}). Authorization: ${authorization}`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      }, 401);
     }
     if (fault === "500") return json({ error: { message: "boom", type: "server_error" } }, 500);
     if (fault === "hang") {
@@ -170,20 +312,52 @@ export function startFakeOpenAIServer(options: {
       });
     }
     if (url.pathname !== "/v1/chat/completions") return json({ error: "not found" }, 404);
-    const content = reply(body as ChatBody);
+    const rejected = _rejection(body as ChatBody, modes.reject ?? []);
+    if (rejected !== null) {
+      return json({
+        error: { message: rejected, type: "invalid_request_error", code: "unsupported_parameter" },
+      }, 400);
+    }
+    let content: string | null = reply(body as ChatBody);
+    if (modes.jsonStyle && _isJson(content)) {
+      content = modes.jsonStyle === "fenced"
+        ? "```json\n" + content + "\n```"
+        : `Here is the result you asked for.\n${content}`;
+    }
+    const thoughts = modes.reasoning ? _thoughts(body as ChatBody) : null;
+    if (modes.reasoning === "think") content = `<think>\n${thoughts}\n</think>\n\n${content}`;
+    const finishReason = modes.finishReason ?? "stop";
+    if (finishReason === "length") content = content.slice(0, Math.ceil(content.length / 2));
+    if (modes.nullContent || finishReason === "content_filter") content = null;
     const promptTokens = JSON.stringify(body.messages ?? []).length >> 2;
-    return json({
-      id: `chatcmpl-${n}`,
-      object: "chat.completion",
-      created: 0,
-      model: body.model,
-      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: content.length >> 2,
-        total_tokens: promptTokens + (content.length >> 2),
+    const completionTokens = ((content ?? "").length + (thoughts?.length ?? 0)) >> 2;
+    return json(
+      {
+        id: `chatcmpl-${n}`,
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [{
+          index: 0,
+          message: {
+            role: "assistant",
+            content,
+            ...(thoughts !== null && modes.reasoning !== "think" &&
+              { [modes.reasoning!]: thoughts }),
+          },
+          finish_reason: finishReason,
+        }],
+        ...(!modes.noUsage && {
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+          },
+        }),
       },
-    });
+      200,
+      limitHeaders,
+    );
   });
   state.baseUrl = `http://127.0.0.1:${server.addr.port}/v1`;
   state.close = async () => {

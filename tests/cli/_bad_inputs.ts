@@ -22,6 +22,7 @@ export const CLI_SCRIPTS = {
   data: "lib/cli/data.ts",
   notebooks: "lib/cli/notebooks.ts",
   summarize: "lib/cli/summarize.ts",
+  models: "lib/cli/models.ts",
 } as const;
 
 /** One bad invocation. */
@@ -334,6 +335,35 @@ export const BAD_INPUTS: BadInput[] = [
   { cli: "summarize", args: "--in rows_no_pair.jsonl --out s.csv", names: /pairId/ },
   { cli: "summarize", args: "--in rows.jsonl --out s.csv --nosuch", names: /--nosuch/ },
   { cli: "summarize", args: "--in rows.jsonl --out s.csv stray", names: /stray/ },
+  // per-model options (sweep, batch export)
+  sweep(`${W} ${OUT} ${LLM} --model-option fake-1.temperature=hot`, /--model-option/),
+  sweep(`${W} ${OUT} ${LLM} --model-option fake-1.tokens=5`, /--model-option/),
+  sweep(`${W} ${OUT} ${LLM} --model-option fake-1`, /--model-option/),
+  sweep(`${W} ${OUT} ${LLM} --model-option fake-1.maxTokens=0`, /--model-option/),
+  sweep(`${W} ${OUT} ${LLM} --model-option fake-1.responseFormat=xml`, /--model-option/),
+  sweep(`${W} ${OUT} --model gpt-5.4 --model-option nosuch.seed=true`, /--model-option/),
+  sweep(`${W} ${OUT} ${LLM} --api-key-env 1BAD`, /--api-key-env/),
+  sweep(`${W} ${OUT} --model gpt-5.4 --api-key-env MY_KEY`, /--api-key-env/),
+  {
+    cli: "batch",
+    args: `export ${W} ${LLM} --model-option fake-1.seed=maybe --batch-out r.jsonl`,
+    names: /--model-option/,
+  },
+  // models check
+  { cli: "models", args: "", names: /check/ },
+  { cli: "models", args: "nosuch", names: /nosuch/ },
+  { cli: "models", args: "check --model nosuch", names: /--model/ },
+  { cli: "models", args: "check --model gpt-5.4,", names: /--model/ },
+  { cli: "models", args: `check --base-url ${DEAD}`, names: /--model/ },
+  { cli: "models", args: "check --base-url ftp://x --model m", names: /--base-url/ },
+  { cli: "models", args: "check --api-key-env K", names: /--api-key-env/ },
+  { cli: "models", args: "check --timeout soon", names: /--timeout/ },
+  {
+    cli: "models",
+    args: "check --model gpt-5.4 --model-option gpt-5.4.seed=maybe",
+    names: /--model-option/,
+  },
+  { cli: "models", args: "check --nosuch", names: /--nosuch/ },
 ];
 
 /** Lay the fixtures into `dir`; returns a function that makes `ro/` writable again. */

@@ -124,6 +124,7 @@ Deno.test("batch export/import: three rounds, live bodies, then a sweep with zer
               choices: [{
                 index: 0,
                 message: { role: "assistant", content: majorityReply(l.body) },
+                finish_reason: "stop",
               }],
               usage: { prompt_tokens: 10, completion_tokens: 2 },
             },

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { exportCommand, importCommand } from "../../lib/cli/batch.ts";
 import type { Command, OptionSpec } from "../../lib/cli/command.ts";
 import { dataCommand } from "../../lib/cli/data.ts";
+import { checkCommand } from "../../lib/cli/models.ts";
 import { notebooksCommand } from "../../lib/cli/notebooks.ts";
 import { reproduceCommand } from "../../lib/cli/reproduce.ts";
 import { summarizeCommand } from "../../lib/cli/summarize.ts";
@@ -33,6 +34,7 @@ const CASES: [string, string[], Command<Record<string, OptionSpec>>][] = [
   ["data", ["lib/cli/data.ts"], dataCommand as never],
   ["notebooks", ["lib/cli/notebooks.ts"], notebooksCommand as never],
   ["summarize", ["lib/cli/summarize.ts"], summarizeCommand as never],
+  ["models check", ["lib/cli/models.ts", "check"], checkCommand as never],
 ];
 
 for (const [name, script, command] of CASES) {

@@ -58,7 +58,8 @@ Deno.test("writeFileAtomic() writes bytes and text, and a killed writer leaves n
 await withAtomicPath({ path: ${JSON.stringify(`${dir}/big.csv`)} }, async (tmp) => {
   await Deno.writeTextFile(tmp, "x".repeat(1 << 20));
   console.log("written");
-  await new Promise(() => {}); // hang until killed
+  // Hang until killed: a timer keeps the event loop alive (a bare pending promise would not).
+  await new Promise(() => setInterval(() => {}, 1000));
 });`,
     );
     const child = new Deno.Command(Deno.execPath(), {
@@ -66,7 +67,8 @@ await withAtomicPath({ path: ${JSON.stringify(`${dir}/big.csv`)} }, async (tmp) 
       stdout: "piped",
     }).spawn();
     const reader = child.stdout.getReader();
-    await reader.read(); // "written"
+    const first = await reader.read();
+    assert.match(new TextDecoder().decode(first.value), /written/);
     child.kill("SIGKILL");
     await child.status;
     reader.releaseLock();

@@ -19,7 +19,7 @@ Deno.test("sweep() with llm:self ranker and llm writer ranks each trace and writ
       }
       if (system === WRITER_PROMPT) {
         calls.write++;
-        return body.messages[1].content.replace(/^\(\w+\) /, "");
+        return JSON.stringify({ record: body.messages[1].content.replace(/^\(\w+\) /, "") });
       }
       calls.agent++;
       return "The value is alpha 11.";

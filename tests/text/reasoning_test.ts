@@ -15,6 +15,16 @@ const cases: [string, string, string | null][] = [
   ["Paris.<think>cut off", "Paris.", "cut off"],
   ["<think></think>Paris.", "Paris.", null],
   ["<think>only thinking</think>", "", "only thinking"],
+  // Doubao Seed, Kimi and Mistral reasoning delimiters.
+  ["<seed:think>hmm</seed:think>Paris.", "Paris.", "hmm"],
+  ["◁think▷hmm◁/think▷Paris.", "Paris.", "hmm"],
+  ["[THINK]hmm[/THINK]Paris.", "Paris.", "hmm"],
+  // gpt-oss channels passed through unparsed.
+  [
+    "<|channel|>analysis<|message|>hmm<|end|><|start|>assistant<|channel|>final<|message|>Paris.<|return|>",
+    "Paris.",
+    "hmm",
+  ],
 ];
 
 for (const [reply, answer, reasoning] of cases) {

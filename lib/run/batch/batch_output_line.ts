@@ -17,7 +17,12 @@ export const BatchOutputLine = z.object({
 /** The part of a chat completion the cache keeps. */
 const ChatCompletionBody = z.object({
   choices: z.array(z.object({
-    message: z.object({ content: z.string().nullable().optional() }),
+    message: z.object({
+      content: z.string().nullable().optional(),
+      reasoning_content: z.string().nullish(),
+      reasoning: z.string().nullish(),
+    }),
+    finish_reason: z.string().nullish(),
   })).min(1),
   usage: z.object({
     prompt_tokens: z.number().optional(),
@@ -32,6 +37,10 @@ export type BatchOutcome =
     customId: string;
     ok: true;
     content: string;
+    /** The provider's reasoning field; null when absent. */
+    reasoning: string | null;
+    /** `finish_reason`; a truncated (`length`) reply is cached as such and never graded. */
+    stopReason: string | null;
     promptTokens: number | null;
     completionTokens: number | null;
   }
@@ -118,7 +127,8 @@ export function parseBatchOutput(options: {
       const issue = body.error.issues[0];
       _fail(line, `response.body.${_path(issue)}: ${issue.message}`);
     }
-    const content = body.data.choices[0].message.content;
+    const { message, finish_reason } = body.data.choices[0];
+    const content = message.content;
     if (typeof content !== "string") {
       outcomes.push({ line, customId, ok: false, reason: "response has no message content" });
       return;
@@ -128,6 +138,8 @@ export function parseBatchOutput(options: {
       customId,
       ok: true,
       content,
+      reasoning: message.reasoning_content || message.reasoning || null,
+      stopReason: finish_reason ?? null,
       promptTokens: body.data.usage?.prompt_tokens ?? null,
       completionTokens: body.data.usage?.completion_tokens ?? null,
     });

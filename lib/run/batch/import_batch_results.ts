@@ -26,7 +26,7 @@ export interface BatchImport {
  * const result = importBatchResults({ text: `${line("a", 200)}\n${line("b", 500)}\n`, cache });
  * assert.equal(result.stored, 1);
  * assert.deepEqual(result.skipped, [{ line: 2, customId: "b", reason: "HTTP 500" }]);
- * assert.deepEqual(cache.get("a"), { content: "hi", promptTokens: null, completionTokens: null });
+ * assert.deepEqual(cache.get("a"), { content: "hi", reasoning: null, stopReason: null, promptTokens: null, completionTokens: null });
  * cache.close();
  * ```
  */
@@ -45,6 +45,8 @@ export function importBatchResults(options: {
     }
     options.cache.set(o.customId, {
       content: o.content,
+      reasoning: o.reasoning,
+      stopReason: o.stopReason,
       promptTokens: o.promptTokens,
       completionTokens: o.completionTokens,
     });

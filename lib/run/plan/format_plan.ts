@@ -5,7 +5,13 @@ import type { PlanEntry } from "./request_plan.ts";
 
 const _n = (x: number) => x.toLocaleString("en-US");
 const _usd = (x: number | null) =>
-  x === null ? "n/a" : x < 100 ? x.toFixed(2) : Math.round(x).toLocaleString("en-US");
+  x === null
+    ? "n/a"
+    : x < 1
+    ? x.toFixed(4)
+    : x < 100
+    ? x.toFixed(2)
+    : Math.round(x).toLocaleString("en-US");
 
 function _table(head: string[], rows: string[][]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

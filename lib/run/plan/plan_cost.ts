@@ -1,19 +1,11 @@
 /** What a plan's requests cost per model, live and through the Batch API, from catalog prices. */
+import type { ModelPrices } from "../../models/model_catalog.ts";
 import type { PlanEntry } from "./request_plan.ts";
 
-/** A model's list prices (the `prices` of a data/models.json entry). */
-export interface PlanPrices {
-  /** USD per 1M input tokens. */
-  inputPer1M: number;
-  /** USD per 1M output tokens. */
-  outputPer1M: number;
-  /** Share taken off for the Batch API; null when no batch price is known. */
-  batchDiscount: number | null;
-  /** The date the prices were read. */
-  read?: string;
-  /** Whether they were read from the provider's price page. */
-  verified?: boolean;
-}
+/** The prices a plan needs (a data/models.json entry's `prices`, or just the three numbers). */
+export type PlanPrices =
+  & Pick<ModelPrices, "inputPer1M" | "outputPer1M" | "batchDiscount">
+  & Partial<Pick<ModelPrices, "read" | "verified">>;
 
 /** The cost of one model's requests to send. */
 export interface ModelCost {

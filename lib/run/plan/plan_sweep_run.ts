@@ -5,7 +5,6 @@
  */
 import { existsSync } from "node:fs";
 import type { TrialRow } from "../../model/trial_row.ts";
-import { MODEL_CATALOG } from "../../models/model_catalog.ts";
 import { type ModelSetup, modelSetup } from "../model_setup.ts";
 import { sweep, type SweepOptions } from "../sweep.ts";
 import { type ModelCost, planCosts, type PlanPrices } from "./plan_cost.ts";
@@ -31,17 +30,13 @@ export interface SweepRunPlan {
 // A plan reads no key: every key variable reads as this placeholder, which is never sent.
 const _NO_KEYS = new Proxy({}, { get: () => "dry-run-sends-nothing" }) as Record<string, string>;
 
-/** A model's prices: the client's endpoint (catalog plus `--model-option`), else the catalog. */
+/** A model's prices: its endpoint's (the catalog's, with `--model-option` overrides), or null. */
 export function modelPrices(models: ModelSetup, id: string): PlanPrices | null {
-  let endpoint: { prices?: PlanPrices | null } | undefined;
   try {
-    endpoint = models.client(id).endpoint as { prices?: PlanPrices | null };
+    return models.client(id).endpoint.prices ?? null;
   } catch {
-    endpoint = undefined;
+    return null;
   }
-  if (endpoint?.prices !== undefined) return endpoint.prices;
-  const spec = MODEL_CATALOG.find((m) => m.id === id) as { prices?: PlanPrices } | undefined;
-  return spec?.prices ?? null;
 }
 
 /**

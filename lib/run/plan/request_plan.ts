@@ -96,6 +96,8 @@ export class RequestPlan {
     const content = standInReply({ phase, body: miss.body, key: miss.key });
     return Promise.resolve({
       content,
+      reasoning: null,
+      stopReason: "stop",
       cacheHit: false,
       promptTokens: promptTokens(miss.body),
       completionTokens: textTokens(content),

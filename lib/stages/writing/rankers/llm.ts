@@ -1,6 +1,7 @@
 /** LLM ranker: a model orders a trace's units by usefulness to remember (once per trace, cached). */
 import { z } from "zod";
 import type { ModelClient } from "../../../models/model_client.ts";
+import { parseJsonReply } from "../../../models/parse_json_reply.ts";
 import type { Ranker } from "../ranker.ts";
 
 /** The structured-output format of a ranking. */
@@ -28,8 +29,9 @@ export const RANKER_PROMPT =
 
 /**
  * A ranker backed by a model. Its id is `llm:MODEL`, so `llm:self` and `llm:MODEL` of the same
- * model share one ranking per trace. A reply that is not JSON of the right shape is an error;
- * a ranking that omits or repeats ids is repaired (unknown and repeated ids dropped, missing
+ * model share one ranking per trace. The reply is read tolerantly (reasoning dropped, code
+ * fences and prose around the JSON allowed); one with no `{"ranking": [...]}` in it is an error
+ * and is not cached, so a rerun asks again. A ranking that omits or repeats ids is repaired (unknown and repeated ids dropped, missing
  * ones appended in chronological order) because the admission rule needs a permutation.
  *
  * @example
@@ -50,6 +52,8 @@ export function llmRanker(options: {
     id: `llm:${client.endpoint.id}`,
     async rank(trace, { seed }) {
       const units = trace.units.map((u) => `[id=${u.id}] (${u.channel}) ${u.text}`).join("\n");
+      const label = `ranker llm:${client.endpoint.id}: reply for ${trace.id}`;
+      const parse = (text: string) => parseJsonReply({ text, schema: RankingReply, label });
       const reply = await client.chat({
         messages: [
           { role: "system", content: RANKER_PROMPT },
@@ -57,17 +61,9 @@ export function llmRanker(options: {
         ],
         responseFormat: RANKING_FORMAT,
         seed,
+        validate: (r) => void parse(r.content),
       });
-      let parsed;
-      try {
-        parsed = RankingReply.parse(JSON.parse(reply.content));
-      } catch (e) {
-        throw new TypeError(
-          `ranker llm:${client.endpoint.id}: reply for ${trace.id} is not {"ranking": [ids]} (${
-            (e as Error).message.slice(0, 200)
-          })`,
-        );
-      }
+      const parsed = parse(reply.content);
       const known = new Set(trace.units.map((u) => u.id));
       const seen = new Set<string>();
       const ids = parsed.ranking.filter((id) => known.has(id) && !seen.has(id) && seen.add(id));

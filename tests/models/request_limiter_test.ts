@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { RequestLimiter, type RequestOutcome } from "../../lib/models/request_limiter.ts";
+
+Deno.test("RequestLimiter keeps its window in [1, concurrency] and never runs more than the window", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 16 }),
+      fc.array(fc.constantFrom<RequestOutcome>("ok", "congested", "failed"), {
+        minLength: 1,
+        maxLength: 200,
+      }),
+      async (concurrency, outcomes) => {
+        const limiter = new RequestLimiter({ concurrency });
+        let active = 0;
+        await Promise.all(outcomes.map(async (outcome) => {
+          const slot = await limiter.acquire();
+          active++;
+          assert.ok(active <= concurrency);
+          await Promise.resolve();
+          active--;
+          slot.release({ outcome });
+          assert.ok(limiter.limit >= 1 && limiter.limit <= concurrency);
+        }));
+      },
+    ),
+    { numRuns: 100 },
+  );
+});
+
+Deno.test("RequestLimiter: a rare 429 costs little, a window of 429s halves, clean windows add one", async () => {
+  const limiter = new RequestLimiter({ concurrency: 16 });
+  const answer = async (outcome: RequestOutcome) => (await limiter.acquire()).release({ outcome });
+  // One 429 in a window of 16: 16 * (1 - 1/32) = 15.5.
+  for (let i = 0; i < 15; i++) await answer("ok");
+  await answer("congested");
+  assert.equal(limiter.limit, 15);
+  // A whole window of 429s halves it.
+  for (let i = 0; i < 15; i++) await answer("congested");
+  assert.equal(limiter.limit, 7);
+  // Clean windows climb back by one each.
+  for (let i = 0; i < 7; i++) await answer("ok");
+  assert.equal(limiter.limit, 8);
+  // 500s and other failures say nothing about load.
+  for (let i = 0; i < 50; i++) await answer("failed");
+  assert.equal(limiter.limit, 8);
+  assert.ok(limiter.stats.decreases === 2 && limiter.stats.lowest === 7);
+});
+
+Deno.test("RequestLimiter: a streak of 429s with Retry-After pauses this endpoint only", async () => {
+  const a = new RequestLimiter({ concurrency: 4 }), b = new RequestLimiter({ concurrency: 4 });
+  for (let i = 0; i < 3; i++) {
+    (await a.acquire()).release({ outcome: "congested", retryAfterMs: 150 });
+  }
+  const t = performance.now();
+  (await b.acquire()).release({ outcome: "ok" });
+  assert.ok(performance.now() - t < 100, "another endpoint is not held");
+  (await a.acquire()).release({ outcome: "ok" });
+  assert.ok(performance.now() - t >= 140, "this endpoint waited out Retry-After");
+  assert.equal(a.stats.pauses, 1);
+});
+
+Deno.test("RequestLimiter: a single 429 does not pause the endpoint", async () => {
+  const limiter = new RequestLimiter({ concurrency: 4 });
+  (await limiter.acquire()).release({ outcome: "congested", retryAfterMs: 5000 });
+  const t = performance.now();
+  (await limiter.acquire()).release({ outcome: "ok" });
+  assert.ok(performance.now() - t < 100);
+});
+
+Deno.test("RequestLimiter: priority waiters (retries) go first", async () => {
+  const limiter = new RequestLimiter({ concurrency: 1 });
+  const held = await limiter.acquire();
+  const order: string[] = [];
+  const fresh = limiter.acquire().then((s) => (order.push("fresh"), s.release({ outcome: "ok" })));
+  const retry = limiter.acquire({ priority: true }).then((s) => (
+    order.push("retry"), s.release({ outcome: "ok" })
+  ));
+  held.release({ outcome: "ok" });
+  await Promise.all([fresh, retry]);
+  assert.deepEqual(order, ["retry", "fresh"]);
+});
