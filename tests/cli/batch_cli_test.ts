@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
+import { recordBatchExport } from "../../lib/run/batch/batch_plan_store.ts";
 import {
   type ChatBody,
   majorityReply,
@@ -215,8 +216,23 @@ Deno.test("batch import reports and skips failed requests, caching the rest", as
     });
     const lines = [
       ok("k1"),
-      { custom_id: "k2", response: { status_code: 429, body: {} }, error: null },
+      {
+        custom_id: "k2",
+        response: {
+          status_code: 429,
+          body: { error: { message: "Rate limit reached for requests", type: "rate_limit" } },
+        },
+        error: null,
+      },
       { custom_id: "k3", response: null, error: { code: "batch_expired", message: "expired" } },
+      {
+        custom_id: "k4",
+        response: {
+          status_code: 401,
+          body: { error: { message: `Incorrect API key provided: ${SENTINEL}.` } },
+        },
+        error: null,
+      },
     ];
     await Deno.writeTextFile(`${dir}/out.jsonl`, lines.map((l) => JSON.stringify(l)).join("\n"));
     const r = await run(BATCH, [
@@ -228,11 +244,46 @@ Deno.test("batch import reports and skips failed requests, caching the rest", as
     ]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /1 responses cached/);
-    assert.match(r.out, /skipped line 2 \(k2\): HTTP 429/);
+    // Each failed line with the provider's message, keys redacted.
+    assert.match(r.out, /skipped line 2 \(k2\): HTTP 429: Rate limit reached for requests/);
     assert.match(r.out, /skipped line 3 \(k3\): error batch_expired expired/);
+    assert.match(
+      r.out,
+      /skipped line 4 \(k4\): HTTP 401: Incorrect API key provided: \[REDACTED\]/,
+    );
+    assert.ok(!r.out.includes(SENTINEL));
+    assert.match(r.out, /3 failed requests skipped/);
     const cache = new ResponseCache({ path: `${dir}/c.sqlite` });
     assert.equal(cache.size, 1);
     cache.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("batch import warns about custom_ids that no export with this cache planned", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cachePath = `${dir}/c.sqlite`;
+    recordBatchExport({
+      cachePath,
+      round: 1,
+      requests: [{ customId: "planned-1", phase: "ranking", body: { model: "m" } }],
+    });
+    const line = (id: string) =>
+      JSON.stringify({
+        custom_id: id,
+        response: { status_code: 200, body: { choices: [{ message: { content: "ok" } }] } },
+        error: null,
+      });
+    await Deno.writeTextFile(`${dir}/out.jsonl`, [line("planned-1"), line("stray-2")].join("\n"));
+    const r = await run(BATCH, ["import", "--batch-in", `${dir}/out.jsonl`, "--cache", cachePath]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /2 responses cached/);
+    assert.match(
+      r.out,
+      /warning: 1 custom_ids of .*out\.jsonl are in no export made with .*c\.sqlite \(first: stray-2\)/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

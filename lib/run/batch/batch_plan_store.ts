@@ -1,23 +1,19 @@
 /**
- * What batch export wrote, remembered in the response cache file (table `batch_exports`), so
- * import can tell a `custom_id` of this plan from one that belongs to no export of this cache
- * (another cache's batch, an old round of a changed sweep).
+ * What batch export wrote, remembered beside the response cache (`CACHE.batch-exports.jsonl`,
+ * one line per exported request), so import can tell a `custom_id` of this plan from one that
+ * belongs to no export made with this cache (another cache's batch, an old round of a sweep
+ * whose options changed).
  */
-import { existsSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import type { PlannedRequest } from "../plan/request_plan.ts";
 
-const _TABLE = "CREATE TABLE IF NOT EXISTS batch_exports (custom_id TEXT PRIMARY KEY, " +
-  "phase TEXT NOT NULL, model TEXT NOT NULL, round INTEGER NOT NULL, exported TEXT NOT NULL)";
-
-function _open(path: string): DatabaseSync {
-  const db = new DatabaseSync(path);
-  db.exec("PRAGMA busy_timeout = 10000");
-  return db;
+/** The file beside a cache that lists the requests exported with it. */
+export function batchExportsPath(cachePath: string): string {
+  return `${cachePath}.batch-exports.jsonl`;
 }
 
 /**
- * Remember the requests of an export (a request exported twice keeps its first record).
+ * Remember the requests of an export (appended: every round of every export adds its lines).
  *
  * @example
  * ```ts
@@ -39,42 +35,35 @@ export function recordBatchExport(options: {
   /** The exported requests. */
   requests: readonly PlannedRequest[];
 }): void {
-  if (options.cachePath === ":memory:") return;
-  const db = _open(options.cachePath);
-  try {
-    db.exec(_TABLE);
-    const insert = db.prepare(
-      "INSERT OR IGNORE INTO batch_exports (custom_id, phase, model, round, exported) " +
-        "VALUES (?, ?, ?, ?, ?)",
-    );
-    const now = new Date().toISOString();
-    db.exec("BEGIN");
-    for (const r of options.requests) {
-      insert.run(r.customId, r.phase, String(r.body.model), options.round, now);
-    }
-    db.exec("COMMIT");
-  } finally {
-    db.close();
-  }
+  if (options.cachePath === ":memory:" || options.requests.length === 0) return;
+  const exported = new Date().toISOString();
+  const lines = options.requests.map((r) =>
+    JSON.stringify({
+      customId: r.customId,
+      phase: r.phase,
+      model: String(r.body.model),
+      round: options.round,
+      exported,
+    }) + "\n"
+  );
+  appendFileSync(batchExportsPath(options.cachePath), lines.join(""));
 }
 
-/** Every `custom_id` exported with this cache; null when no export was recorded in it. */
+/** Every `custom_id` exported with this cache; null when no export was recorded for it. */
 export function exportedBatchIds(options: {
   /** The response cache file (`--cache`). */
   cachePath: string;
 }): Set<string> | null {
-  if (options.cachePath === ":memory:" || !existsSync(options.cachePath)) return null;
-  const db = _open(options.cachePath);
-  try {
-    const table = db.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'batch_exports'",
-    ).get();
-    if (!table) return null;
-    const rows = db.prepare("SELECT custom_id FROM batch_exports").all() as {
-      custom_id: string;
-    }[];
-    return new Set(rows.map((r) => r.custom_id));
-  } finally {
-    db.close();
+  const path = batchExportsPath(options.cachePath);
+  if (options.cachePath === ":memory:" || !existsSync(path)) return null;
+  const ids = new Set<string>();
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    try {
+      const id = JSON.parse(line)?.customId;
+      if (typeof id === "string") ids.add(id);
+    } catch {
+      // A line cut short by a killed export: its requests are exported again next time.
+    }
   }
+  return ids;
 }
