@@ -10,7 +10,7 @@ import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planSweepRun } from "../run/plan/plan_sweep_run.ts";
 import { sweepShape } from "../run/plan/sweep_shape.ts";
 import { silentProgress, terminalProgress } from "../run/progress.ts";
-import { PHASES, RUN_PHASES } from "../run/run_phase.ts";
+import { PHASES } from "../run/run_phase.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import { redact } from "../models/redact.ts";
 import {
@@ -96,9 +96,6 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
     writeAhead: true,
     keepBodies: true,
   });
-  const rounds: number[] = [
-    ...new Set(plan.entries.filter((e) => e.unique > 0).map((e) => RUN_PHASES[e.phase].round)),
-  ].sort((a, b) => a - b);
   console.log(formatRunPlan({
     title: [
       "BATCH EXPORT: nothing is sent; the requests of the next round are written.",
@@ -119,9 +116,9 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
     .filter(([, n]) => n > 0);
   const files = await writeBatchRequests({ path: v.batchOut, requests });
   recordBatchExport({ cachePath: args.cache, round: plan.round, requests });
-  const index = rounds.indexOf(plan.round) + 1;
+  const index = plan.rounds.indexOf(plan.round) + 1;
   console.log(
-    `\nRound ${index} of ${rounds.length}: ${requests.length} requests (${
+    `\nRound ${index} of ${plan.rounds.length}: ${requests.length} requests (${
       counts.map(([p, n]) => `${p} ${n}`).join(", ")
     }).`,
   );

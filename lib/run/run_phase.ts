@@ -28,7 +28,8 @@ export const RUN_PHASES = {
   agent: { description: "the agent's answer, per pair, condition and trial", round: 2 },
   judge: { description: "LLM judge verdicts on the agent's answers", round: 3 },
   counterfactual: {
-    description: "record-level counterfactuals: agent calls with a record left out",
+    description: "record-level counterfactuals: reruns with one retrieved record replaced " +
+      "(their verdicts, needing the reruns' answers, in round 5)",
     round: 4,
   },
 } as const satisfies Record<string, PhaseInfo>;
@@ -39,34 +40,42 @@ export type RunPhase = keyof typeof RUN_PHASES;
 /** The phases in run order. */
 export const PHASES: readonly RunPhase[] = Object.keys(RUN_PHASES) as RunPhase[];
 
-const _phase = new AsyncLocalStorage<RunPhase>();
+const _phase = new AsyncLocalStorage<{ phase: RunPhase; round: number }>();
 
 /**
  * Run `fn` with `phase` as the current phase: every model call it makes, directly or through
- * awaited promises, is counted under that phase.
+ * awaited promises, is counted under that phase. `round` overrides the phase's batch round for
+ * calls that need an answer of the same phase first (a counterfactual rerun's verdict needs the
+ * rerun's answer: `inPhase("counterfactual", judgeIt, { round: 5 })`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { currentPhase, inPhase } from "./run_phase.ts";
+ * import { currentPhase, currentRound, inPhase } from "./run_phase.ts";
  * const seen = await inPhase("judge", async () => {
  *   await new Promise((r) => setTimeout(r, 1));
- *   return currentPhase();
+ *   return [currentPhase(), currentRound()];
  * });
- * assert.equal(seen, "judge");
+ * assert.deepEqual(seen, ["judge", 3]);
+ * assert.equal(inPhase("counterfactual", () => currentRound(), { round: 5 }), 5);
  * assert.equal(currentPhase(), undefined);
  * ```
  */
-export function inPhase<T>(phase: RunPhase, fn: () => T): T {
+export function inPhase<T>(phase: RunPhase, fn: () => T, options: { round?: number } = {}): T {
   if (!(phase in RUN_PHASES)) {
     throw new RangeError(
       `inPhase: unknown phase ${JSON.stringify(phase)} (expected one of ${PHASES.join(", ")})`,
     );
   }
-  return _phase.run(phase, fn);
+  return _phase.run({ phase, round: options.round ?? RUN_PHASES[phase].round }, fn);
 }
 
 /** The phase of the code running now; undefined outside any `inPhase`. */
 export function currentPhase(): RunPhase | undefined {
-  return _phase.getStore();
+  return _phase.getStore()?.phase;
+}
+
+/** The batch round of the code running now; undefined outside any `inPhase`. */
+export function currentRound(): number | undefined {
+  return _phase.getStore()?.round;
 }

@@ -23,6 +23,8 @@ export interface SweepRunPlan {
   rows: TrialRow[];
   /** The batch round that can be sent now (`RequestPlan.round`); null when none is left. */
   round: number | null;
+  /** Every batch round of the run (`RequestPlan.rounds`). */
+  rounds: number[];
   /** With `keepBodies`: that round's requests, exactly as the run will send them. */
   requests: PlannedRequest[];
 }
@@ -93,7 +95,14 @@ export async function planSweepRun(options: {
     const entries = plan.entries();
     const costs = planCosts({ entries, prices: (id) => modelPrices(models, id) });
     const round = plan.round();
-    return { entries, costs, rows, round, requests: round === null ? [] : plan.requests(round) };
+    return {
+      entries,
+      costs,
+      rows,
+      round,
+      rounds: plan.rounds(),
+      requests: round === null ? [] : plan.requests(round),
+    };
   } finally {
     models.close();
   }

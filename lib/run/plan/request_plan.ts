@@ -6,7 +6,7 @@
 import type { CacheMiss, ChatResult } from "../../models/model_client.ts";
 import { requestPhase } from "../batch/request_phase.ts";
 import type { ObservedCall } from "../model_setup.ts";
-import { PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
+import { currentRound, PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
 import { standInReply } from "./stand_in_reply.ts";
 import { promptTokens, textTokens } from "./token_estimate.ts";
 
@@ -39,6 +39,8 @@ export interface PlanEntry {
 interface _Key {
   model: string;
   phase: RunPhase;
+  /** Batch round: the phase's, or the one its call site declared. */
+  round: number;
   hit: boolean;
   prompt: number;
   completion: number;
@@ -109,16 +111,19 @@ export class RequestPlan {
     const phase = requestPhase(call.body);
     const cell = `${phase}\0${call.id}`;
     this.#asked.set(cell, (this.#asked.get(cell) ?? 0) + 1);
+    const round = currentRound() ?? RUN_PHASES[phase].round;
     const known = this.#keys.get(call.key);
     if (known) {
       // One request asked in two phases counts in the earlier one, whatever finished first.
       if (_order(phase) < _order(known.phase)) known.phase = phase;
+      known.round = Math.min(known.round, round);
       return;
     }
     const { result } = call;
     const entry: _Key = {
       model: call.id,
       phase,
+      round,
       hit: result.cacheHit,
       prompt: promptTokens(call.body),
       completion: result.cacheHit ? 0 : result.completionTokens ?? 0,
@@ -149,16 +154,21 @@ export class RequestPlan {
   round(): number | null {
     let round: number | null = null;
     for (const k of this.#keys.values()) {
-      if (!k.hit) round = Math.min(round ?? Infinity, RUN_PHASES[k.phase].round);
+      if (!k.hit) round = Math.min(round ?? Infinity, k.round);
     }
     return round;
+  }
+
+  /** Every batch round the run's requests fall in (sent or cached), in order. */
+  rounds(): number[] {
+    return [...new Set([...this.#keys.values()].map((k) => k.round))].sort((a, b) => a - b);
   }
 
   /** The requests to send in `round` (kept bodies only), by phase then cache key. */
   requests(round: number): PlannedRequest[] {
     const out: PlannedRequest[] = [];
     for (const [customId, k] of this.#keys) {
-      if (k.hit || RUN_PHASES[k.phase].round !== round || !k.body) continue;
+      if (k.hit || k.round !== round || !k.body) continue;
       out.push({ customId, body: k.body, phase: k.phase });
     }
     return out.sort((a, b) =>

@@ -7,7 +7,7 @@
 import type { RunPhase } from "../run_phase.ts";
 
 /** The verdict text of a stand-in judge (its reasoning string fields). */
-export const STAND_IN_VERDICT = "The final answer does not state the reference answer.";
+export const STAND_IN_VERDICT = "A stand-in verdict of about one sentence, as judges write.";
 
 type Schema = {
   type?: string | string[];
@@ -50,7 +50,9 @@ function _fill(schema: Schema, text: string, list: string[]): unknown {
     case "string":
       return text;
     case "boolean":
-      return false;
+      // Every verdict says yes: what a verdict selects (counterfactual reruns of the trials
+      // that matched) is then counted at its most.
+      return true;
     case "number":
     case "integer":
       return 0;
