@@ -97,11 +97,78 @@ async function _main(parsed: _Parsed): Promise<number> {
     if (e instanceof OutLockedError) throw new CliError(e.message);
     throw e;
   }
+  const state: _RunState = { written: null, writing: Promise.resolve() };
+  const stopListening = _onInterrupt({ args, parsed, lock, state });
   try {
-    return await _write(args, parsed, lock);
+    return await _write(args, parsed, state);
   } finally {
+    stopListening();
     lock.release();
   }
+}
+
+/** What an interrupt needs to know about the run in progress. */
+interface _RunState {
+  /** Pair trials in the partial file; null until the run has touched it. */
+  written: number | null;
+  /** The write in progress (an interrupt lets it finish). */
+  writing: Promise<void>;
+  file?: Deno.FsFile;
+}
+
+const _SIGNALS = ["SIGINT", "SIGTERM"] as const;
+const _SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * From the lock on: an interrupt (SIGINT, SIGTERM) lets the write in progress finish, leaves
+ * the partial resumable, releases the lock and prints how to go on. A second interrupt exits at
+ * once. Returns the function that stops listening.
+ */
+function _onInterrupt(options: {
+  args: SweepArgs;
+  parsed: _Parsed;
+  lock: OutLock;
+  state: _RunState;
+}): () => void {
+  const { args, parsed, lock, state } = options;
+  const partial = `${args.out}.partial`;
+  let stopping = false;
+  const onSignal = (signal: typeof _SIGNALS[number]) => async () => {
+    if (stopping) Deno.exit(_SIGNAL_EXIT[signal]);
+    stopping = true;
+    await Promise.race([state.writing, new Promise((r) => setTimeout(r, 2000))]);
+    try {
+      state.file?.close();
+    } catch { /* closed */ }
+    // Resumable once a partial exists; before the first row there is nothing to resume.
+    const resumable = !args.retryErrors && await _exists(partial);
+    const again = _safe(
+      resumable
+        ? commandLine({
+          name: "sweep",
+          argv: parsed.argv,
+          drop: ["resume", "overwrite"],
+          add: ["--resume"],
+        })
+        : commandLine({ name: "sweep", argv: parsed.argv }),
+    );
+    const what = args.retryErrors
+      ? `${args.out} is unchanged (answers received are cached)`
+      : state.written === null || !resumable
+      ? `before any row was written${resumable ? `; ${partial} is as it was` : ""}`
+      : `${_count(state.written, "pair trial")} ${
+        state.written === 1 ? "is" : "are"
+      } in ${partial}`;
+    console.error(`memgauge sweep: interrupted (${signal}); ${what}.`);
+    console.error(`${resumable ? "Resume" : "Run again"} with: ${again}`);
+    lock.release();
+    Deno.exit(_SIGNAL_EXIT[signal]);
+  };
+  const handlers = _SIGNALS.map((s) => [s, onSignal(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  return () => {
+    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  };
 }
 
 /** What an unfinished run left: its complete pair trials and its manifest. */
@@ -189,7 +256,7 @@ function _instancesHash(options: Pick<SweepOptions, "instances">): string {
   return stableId(options.instances);
 }
 
-async function _write(args: SweepArgs, parsed: _Parsed, lock: OutLock): Promise<number> {
+async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promise<number> {
   const out = args.out;
   const partial = `${out}.partial`;
   const manifestFile = manifestPath(partial);
@@ -245,7 +312,7 @@ async function _write(args: SweepArgs, parsed: _Parsed, lock: OutLock): Promise<
       }
       _checkRows(args, partial, unfinished.rows, runId);
     }
-    rows = await _run({ args, parsed, models, planned, finished, unfinished, manifest, lock });
+    rows = await _run({ args, models, planned, finished, unfinished, manifest, state });
     if (!args.retryErrors) await Deno.remove(manifestFile).catch(() => {});
   } finally {
     models.close();
@@ -273,21 +340,18 @@ function _checkRetry(args: SweepArgs, finished: readonly TrialRow[], runId: stri
   );
 }
 
-const _SIGNALS = ["SIGINT", "SIGTERM"] as const;
-const _SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
-
 async function _run(context: {
   args: SweepArgs;
-  parsed: _Parsed;
   models: ReturnType<typeof modelSetup>;
   planned: Awaited<ReturnType<typeof sweepOptionsFromArgs>>;
   finished: TrialRow[];
   unfinished: _Unfinished | null;
   /** This run's manifest (a resumed run keeps the partial's). */
   manifest: RunManifest;
-  lock: OutLock;
+  /** Shared with the interrupt handler. */
+  state: _RunState;
 }): Promise<TrialRow[]> {
-  const { args, parsed, models, planned, finished, unfinished, lock } = context;
+  const { args, models, planned, finished, unfinished, state } = context;
   const agents = planned.agents;
   const out = args.out;
   const tmp = `${out}.partial`;
@@ -312,49 +376,15 @@ async function _run(context: {
   }
   const encoder = new TextEncoder();
   // Opened at the first rows; a fresh run replaces an empty or discarded partial.
-  let file: Deno.FsFile | undefined;
   const open = async () =>
-    file ??= await Deno.open(tmp, {
+    state.file ??= await Deno.open(tmp, {
       write: true,
       create: true,
       truncate: !unfinished,
       append: !!unfinished,
     });
   const fresh: TrialRow[] = [];
-  let writing = Promise.resolve();
-  let written = retrying ? 0 : new Set(previous.map(trialKey)).size;
-
-  // An interrupt leaves a resumable partial and says how to resume.
-  let stopping = false;
-  const onSignal = (signal: typeof _SIGNALS[number]) => async () => {
-    if (stopping) Deno.exit(_SIGNAL_EXIT[signal]);
-    stopping = true;
-    await Promise.race([writing, new Promise((r) => setTimeout(r, 2000))]);
-    try {
-      file?.close();
-    } catch { /* closed */ }
-    const again = retrying
-      ? _safe(commandLine({ name: "sweep", argv: parsed.argv }))
-      : _safe(commandLine({
-        name: "sweep",
-        argv: parsed.argv,
-        drop: ["resume", "overwrite"],
-        add: ["--resume"],
-      }));
-    console.error(
-      retrying
-        ? `memgauge sweep: interrupted (${signal}); ${out} is unchanged (answers received are ` +
-          "cached)."
-        : `memgauge sweep: interrupted (${signal}); ${_count(written, "pair trial")} ${
-          written === 1 ? "is" : "are"
-        } in ${tmp}.`,
-    );
-    console.error(`${retrying ? "Run again" : "Resume"} with: ${again}`);
-    lock.release();
-    Deno.exit(_SIGNAL_EXIT[signal]);
-  };
-  const handlers = _SIGNALS.map((s) => [s, onSignal(s)] as const);
-  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  if (!retrying) state.written = new Set(previous.map(trialKey)).size;
   try {
     await sweep({
       ...planned,
@@ -364,20 +394,21 @@ async function _run(context: {
         // Retry-errors merges at the end; otherwise rows are appended as pairs finish.
         if (!retrying) {
           const text = rows.map((r) => JSON.stringify(r) + "\n").join("");
-          writing = (async () => {
+          // Counted with the write, so an interrupt that waits for it reports what is on disk.
+          state.writing = (async () => {
             await (await open()).write(encoder.encode(text));
+            state.written = (state.written ?? 0) + new Set(rows.map(trialKey)).size;
           })();
-          await writing;
-          written += new Set(rows.map(trialKey)).size;
+          await state.writing;
         }
       },
       progress: args.quiet ? silentProgress : terminalProgress({ label: `sweep ${args.stage}` }),
     });
     if (!retrying) await open();
   } finally {
-    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
     // On a crash the rows written so far stay in the .partial file: --resume picks them up.
-    file?.close();
+    state.file?.close();
+    state.file = undefined;
   }
   let rows = [...previous, ...fresh];
   if (retrying) {

@@ -209,6 +209,10 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
       assert.equal(resumed.code, 0, resumed.stderr);
       const rows = await read(out);
       assert.equal(rows.length, FULL * 2);
+      const keys = rows.map((r) => `${r.pairId}#${r.trial}#${r.condition}`);
+      assert.equal(new Set(keys).size, keys.length, "no row twice");
+      assert.equal(new Set(rows.map((r) => r.runId)).size, 1);
+      assert.ok(!await exists(partial) && !await exists(`${out}.lock`));
       const reference = await run(args(["--trials", "2"], "ref.jsonl"));
       assert.equal(reference.code, 0, reference.stderr);
       assert.deepEqual(strip(rows), strip(await read(`${dir}/ref.jsonl`)));
@@ -218,3 +222,32 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     }
   });
 }
+
+Deno.test("an interrupt before the first row says so and gives the command to run again", async () => {
+  // Slow replies: the interrupt comes while the first requests are in flight.
+  const server = startFakeOpenAIServer({ latencyMs: 4000 });
+  const { dir, args, out, partial } = await setup(server);
+  try {
+    const child = cli(args()).spawn();
+    for (let i = 0; i < 800 && !await exists(`${out}.lock`); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // The handler is installed right after the lock; give the run time to reach its requests.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(!await exists(partial) || await lines(partial) === 0, "no row yet");
+    child.kill("SIGINT");
+    const result = await child.output();
+    const said = new TextDecoder().decode(result.stderr).trim().split("\n");
+    assert.equal(result.code, 130, said.join("\n"));
+    assert.deepEqual(said.slice(0, 1), [
+      "memgauge sweep: interrupted (SIGINT); before any row was written.",
+    ]);
+    assert.match(said[1], /^Run again with: deno task sweep .*--quiet$/);
+    assert.doesNotMatch(said[1], /--resume/);
+    assert.ok(!await exists(`${out}.lock`), "the lock is released");
+    assert.ok(!await exists(out));
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
