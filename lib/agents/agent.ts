@@ -1,7 +1,7 @@
 /** The agent interface `F`: answer a query from the retrieved memory context. */
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { Instance } from "../model/instance.ts";
-import type { Condition } from "../model/trial_row.ts";
+import type { Condition, MemoryPlacement } from "../model/trial_row.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
 
 /** What an agent receives for one trial. */
@@ -36,5 +36,7 @@ export interface Agent {
   id: string;
   /** True for the offline simulator; every row it produces says so. */
   simulated: boolean;
+  /** Where an LLM agent is shown its memory (recorded in rows); default none (the simulator). */
+  memoryPlacement?: MemoryPlacement;
   answer(input: AgentInput): Promise<AgentOutput>;
 }

@@ -1,42 +1,66 @@
 /**
- * The LLM agent: a LangGraph.js graph that reads the query and the retrieved memory context and
- * answers through a model client. Its trajectory is the chat transcript (OpenAI message format),
- * which is what the agentevals trajectory judge reads.
+ * The paper's agent: a LangGraph.js graph in the shape of LangGraph's memory-agent templates.
+ * A `call_model` node answers from a system prompt that holds the retrieved memories (each with
+ * its source and written time) and the query asked in a later session; with
+ * `--memory-placement tool` the model must first call `search_memory`, which a tool node answers
+ * with exactly the controlled context. The trajectory is the chat transcript in OpenAI message
+ * format, which the trajectory judge reads.
  */
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import type { MemoryRecord } from "../model/memory_record.ts";
-import type { ChatMessage, ModelClient } from "../models/model_client.ts";
-import { deriveSeed } from "../random/derive_seed.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
+import type { MemoryPlacement } from "../model/trial_row.ts";
+import type { ChatMessage, ModelClient, ToolCall } from "../models/model_client.ts";
+import { deriveSeed } from "../random/derive_seed.ts";
 import type { Agent } from "./agent.ts";
+import { agentMessages, memorySection } from "./memory_prompt.ts";
+import { FORCE_SEARCH_MEMORY, SEARCH_MEMORY, searchMemoryTool } from "./search_memory_tool.ts";
 
-/** The system prompt of the agent (part of every cache key, so changing it re-asks). */
-export const AGENT_SYSTEM_PROMPT =
-  "You are a personal assistant with a long-term memory. Answer the user's question using the " +
-  "memory records provided. Reply with the answer in one short sentence.";
-
-/** The user message: numbered memory records, then the question. */
-export function agentUserMessage(options: { query: string; context: readonly MemoryRecord[] }) {
-  const records = options.context.length === 0
-    ? "(no memory records)"
-    : options.context.map((r, i) => `[${i + 1}] ${r.text}`).join("\n");
-  return `Memory records:\n${records}\n\nQuestion: ${options.query}`;
-}
+/** Model calls one trial may make with the tool before it must have answered. */
+const MAX_MODEL_CALLS = 3;
 
 const State = Annotation.Root({
-  query: Annotation<string>,
   context: Annotation<MemoryRecord[]>,
   seed: Annotation<number>,
   trial: Annotation<number>,
   messages: Annotation<ChatMessage[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
-  usage: Annotation<ModelUsage | null>,
+  calls: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+  usage: Annotation<ModelUsage>({
+    reducer: (a, b) => ({
+      cacheHit: a.cacheHit && b.cacheHit,
+      promptTokens: _sum(a.promptTokens, b.promptTokens),
+      completionTokens: _sum(a.completionTokens, b.completionTokens),
+    }),
+    default: () => ({ cacheHit: true, promptTokens: null, completionTokens: null }),
+  }),
   stopReason: Annotation<string | null>,
 });
 
+function _sum(a: number | null, b: number | null): number | null {
+  return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+}
+
+/** A transcript message in OpenAI format (what the trajectory judge formats). */
+function _openai(m: ChatMessage): Record<string, unknown> {
+  return {
+    role: m.role,
+    content: m.content,
+    ...(m.toolCalls?.length && {
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    }),
+    ...(m.toolCallId !== undefined && { tool_call_id: m.toolCallId }),
+    ...(m.reasoning && { reasoning: m.reasoning }),
+  };
+}
+
 /**
- * An agent over one model: `llm:MODEL` in `--agent`. The graph has two nodes, `recall` (put the
- * retrieved records in front of the model) and `answer` (one model call), so further steps (tool
- * use, reflection) can be added as nodes without changing the interface.
+ * The agent over one model: `llm:MODEL` in `--agent`. Nodes: `call_model` (one model call) and,
+ * with the tool placement, `search_memory` (the tool node), routed as LangGraph's memory agents
+ * route tool calls. Twins share the seed; each trial gets its own.
  *
  * @example
  * ```ts
@@ -45,60 +69,98 @@ const State = Annotation.Root({
  * import { ModelClient } from "../models/model_client.ts";
  * const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", seed: true, extra: {} } });
  * const agent = llmAgent({ client });
- * assert.equal(agent.id, "llm:m");
- * assert.equal(agent.simulated, false);
+ * assert.deepEqual([agent.id, agent.simulated, agent.memoryPlacement], ["llm:m", false, "system"]);
  * ```
  */
 export function llmAgent(options: {
   /** The client of the agent's model. */
   client: ModelClient;
-}): Agent & { client: ModelClient } {
+  /** Where the retrieved records go; default `system` (LangGraph's memory agents). */
+  memoryPlacement?: MemoryPlacement;
+}): Agent & { client: ModelClient; memoryPlacement: MemoryPlacement } {
   const { client } = options;
+  const placement = options.memoryPlacement ?? "system";
+  const useTool = placement === "tool";
+  const tools = useTool ? [searchMemoryTool()] : undefined;
+
+  const callModel = async (s: typeof State.State) => {
+    if (s.calls >= MAX_MODEL_CALLS) {
+      throw new RangeError(
+        `agent llm:${client.endpoint.id}: no answer after ${MAX_MODEL_CALLS} model calls (it kept calling ${SEARCH_MEMORY})`,
+      );
+    }
+    const searched = s.messages.some((m) => m.role === "tool");
+    const r = await client.chat({
+      messages: s.messages,
+      seed: s.seed,
+      trial: s.trial,
+      // The first step must search memory; afterwards the model may answer.
+      ...(tools && { tools, toolChoice: searched ? "auto" : FORCE_SEARCH_MEMORY }),
+    });
+    // Only the visible answer is the output (judged, graded); the reasoning stays beside it.
+    const message: ChatMessage = {
+      role: "assistant",
+      content: r.content,
+      ...(r.reasoning && { reasoning: r.reasoning }),
+      ...(r.toolCalls.length > 0 && { toolCalls: r.toolCalls }),
+    };
+    return {
+      messages: [message],
+      calls: 1,
+      stopReason: r.stopReason,
+      usage: {
+        cacheHit: r.cacheHit,
+        promptTokens: r.promptTokens,
+        completionTokens: r.completionTokens,
+      },
+    };
+  };
+  // The tool returns the controlled context, whatever the query the model asked for.
+  const searchMemory = (s: typeof State.State) => {
+    const calls: ToolCall[] = s.messages.at(-1)?.toolCalls ?? [];
+    return {
+      messages: calls.map((call): ChatMessage => ({
+        role: "tool",
+        toolCallId: call.id,
+        content: call.name === SEARCH_MEMORY
+          ? memorySection({ context: s.context })
+          : `Unknown tool ${JSON.stringify(call.name)}; the only tool is ${SEARCH_MEMORY}.`,
+      })),
+    };
+  };
+  const route = (s: typeof State.State) =>
+    useTool && (s.messages.at(-1)?.toolCalls?.length ?? 0) > 0 ? SEARCH_MEMORY : END;
   const graph = new StateGraph(State)
-    .addNode("recall", (s) => ({
-      messages: [
-        { role: "system", content: AGENT_SYSTEM_PROMPT },
-        { role: "user", content: agentUserMessage({ query: s.query, context: s.context }) },
-      ] as ChatMessage[],
-    }))
-    .addNode("answer", async (s) => {
-      const r = await client.chat({ messages: s.messages, seed: s.seed, trial: s.trial });
-      // Only the visible answer is the output (judged, graded); the reasoning stays beside it.
-      return {
-        messages: [
-          { role: "assistant", content: r.content, ...(r.reasoning && { reasoning: r.reasoning }) },
-        ] as ChatMessage[],
-        stopReason: r.stopReason,
-        usage: {
-          cacheHit: r.cacheHit,
-          promptTokens: r.promptTokens,
-          completionTokens: r.completionTokens,
-        },
-      };
-    })
-    .addEdge(START, "recall")
-    .addEdge("recall", "answer")
-    .addEdge("answer", END)
+    .addNode("call_model", callModel)
+    .addNode(SEARCH_MEMORY, searchMemory)
+    .addEdge(START, "call_model")
+    .addConditionalEdges("call_model", route, [SEARCH_MEMORY, END])
+    .addEdge(SEARCH_MEMORY, "call_model")
     .compile();
+
   return {
     id: `llm:${client.endpoint.id}`,
     simulated: false,
+    memoryPlacement: placement,
     client,
     async answer({ instance, context, seed, trial = 0 }) {
+      const opening = agentMessages({ query: instance.query, context, placement });
       const final = await graph.invoke({
-        query: instance.query,
         context,
         // Twins share the seed; each trial gets its own, so repeats are independent samples.
         seed: deriveSeed(seed, "trial", trial),
         trial,
-        usage: null,
+        messages: opening,
         stopReason: null,
       });
       const last = final.messages.at(-1)!;
+      if (last.role !== "assistant" || (last.toolCalls?.length ?? 0) > 0) {
+        throw new RangeError(`agent llm:${client.endpoint.id}: the last message is not an answer`);
+      }
       return {
         output: last.content,
-        trajectory: final.messages,
-        usage: final.usage ?? undefined,
+        trajectory: final.messages.map(_openai),
+        usage: final.usage,
         reasoning: last.reasoning ?? null,
         stopReason: final.stopReason ?? null,
       };

@@ -87,6 +87,8 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
       modelOptions: args.modelOptions,
       concurrency: args.concurrency,
       judge: args.judge,
+      judgeScope: args.judgeScope,
+      memoryPlacement: args.memoryPlacement,
       writer: args.writer,
     },
     build: async (models) => ({

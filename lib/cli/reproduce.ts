@@ -1,36 +1,35 @@
 /**
  * `deno task reproduce`: run the experiment behind every figure and table (offline by default:
- * demo set, offline reference agent) and write figures/*.svg, figures/*.png and figures/*.csv.
+ * demo set, offline reference agent), print each figure's compact summary, and write
+ * figures/*.svg, figures/*.png, figures/*.csv and figures/index.html (every figure with its
+ * caption and tables, for a browser, offline). The figures come from the same specs the
+ * notebooks call (lib/experiments/figures/), so both draw the same bytes for the same data.
  * Every file is written to a temporary name and renamed; `manifest.json` is written last, so a
  * directory without it (or with files it does not list) holds an interrupted run.
  */
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
-import { SIMULATOR_CAVEAT } from "../agents/simulator_caveat.ts";
 import { DATASETS } from "../data/datasets.ts";
 import { loadInstanceFile } from "../data/load_instance_file.ts";
-import type { ExperimentResult } from "../experiments/stage_experiments.ts";
+import { existingSystems } from "../experiments/figures/existing_systems.ts";
+import { figure3, figure3Column } from "../experiments/figures/figure3.ts";
+import type { FigureResult } from "../experiments/figures/figure_result.ts";
+import { saveFigure } from "../experiments/figures/figure_result.ts";
+import { midIntervals } from "../experiments/figures/mid_intervals.ts";
 import {
-  asymmetricExposureExperiment,
-  budgetFillExperiment,
-  memorySizeExperiment,
-  rankerExperiment,
-  stageExperiment,
-  traceLoadExperiment,
-} from "../experiments/stage_experiments.ts";
-import { exportFigure } from "../figures/export_figure.ts";
-import { figure3Stages } from "../figures/figure3_stages.ts";
-import { midFigure } from "../figures/mid_figure.ts";
-import { table1Frame, table2Frame } from "../figures/paper_tables.ts";
-import { loadPaperValues } from "../figures/paper_values.ts";
-import { stageFigure } from "../figures/stage_figure.ts";
-import { topKFigure } from "../figures/top_k_figure.ts";
+  asymmetricExposure,
+  figure4TraceLoad,
+  figure5Rankers,
+  figure6BudgetFill,
+  figure7MemorySize,
+} from "../experiments/figures/rq2_figures.ts";
+import { stageExperiment } from "../experiments/stage_experiments.ts";
+import { figureIndex } from "../figures/figure_index.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { terminalProgress } from "../run/progress.ts";
-import { summarize } from "../stats/summarize.ts";
 import {
   commandLine,
   defineCommand,
@@ -100,16 +99,21 @@ export const reproduceCommand = defineCommand({
         }, or a path ending in .json)`,
       );
     }
-    checkModelIds({ agent: v.agent, judge: [v.judge] }, v.baseUrl);
+    checkModelIds({ agent: v.agent, judge: [_judge(v)] }, v.baseUrl);
   },
 });
+
+/** `--judge`, or the default for the agents (`llm:self` for llm: agents, else deterministic). */
+function _judge(v: { judge?: string; agent: string[] }): string {
+  return v.judge ?? (v.agent.every((a) => a.startsWith("llm:")) ? "llm:self" : "deterministic");
+}
 
 async function _main(parsed: Parsed<typeof reproduceCommand.spec.options>): Promise<number> {
   const v = parsed.values;
   // Same agent resolution as the sweep CLI and the notebooks.
   const models = modelSetup({
     baseUrl: v.baseUrl,
-    judge: v.judge,
+    judge: _judge(v),
     cachePath: v.cache,
     concurrency: v.concurrency,
     maxRetries: v.maxRetries,
@@ -142,13 +146,14 @@ async function _reproduce(
     models,
     seed: v.seed,
     n: v.limit,
-    resamples: 500,
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
+    // Building a benchmark's instances takes seconds per bank size: say what is happening.
+    status: (message: string) => console.error(message),
   };
   const started = performance.now();
-  const paper = await loadPaperValues({});
   const written: string[] = [];
   const rows: TrialRow[] = [];
+  const figures: FigureResult[] = [];
   // Before the first file is replaced, the old manifest goes: it would vouch for files this run
   // may not finish rewriting. (A run that fails earlier leaves the directory as it was.)
   let begun = false;
@@ -158,167 +163,56 @@ async function _reproduce(
     await Deno.mkdir(dir, { recursive: true });
     await Deno.remove(`${dir}/${MANIFEST}`).catch(() => {});
   };
-  const writeCsv = async (path: string, text: string) => {
+  const write = async (result: FigureResult) => {
     await start();
-    await writeFileAtomic({ path, data: text });
-    written.push(path);
+    written.push(...await saveFigure({ dir, result }));
+    rows.push(...result.rows);
+    figures.push(result);
+    console.log(`\n${result.summary.text()}\n  -> ${dir}/${result.name}.svg, .png, .csv`);
   };
-  const write = async (name: string, figure: Element, result?: ExperimentResult) => {
-    await start();
-    written.push(...await exportFigure(figure, { dir, name }));
-    if (result) {
-      rows.push(...result.rows);
-      await writeCsv(`${dir}/${name}.csv`, result.summary.writeCSV().toString());
-    }
-  };
-  console.log(`Reproducing every figure on ${dataset} with ${agents.map((a) => a.id).join(", ")}.`);
+  console.log(
+    `Reproducing every figure on ${dataset} with ${agents.map((a) => a.id).join(", ")}.`,
+  );
 
   const stages = {
     writing: await stageExperiment({ ...options, stage: "writing" }),
     management: await stageExperiment({ ...options, stage: "management" }),
     retrieval: await stageExperiment({ ...options, stage: "retrieval" }),
   };
-  const label = stages.writing.agentLabel;
-  await write(
-    "figure3_stages",
-    figure3Stages({
-      summaries: {
-        writing: stages.writing.summary,
-        management: stages.management.summary,
-        retrieval: stages.retrieval.summary,
-      },
-      agentLabel: label,
-      paper: paper.figures,
-    }),
-  );
+  const whole = await figure3({ results: stages });
+  await start();
+  written.push(...await saveFigure({ dir, result: { ...whole, csv: {} } }));
+  figures.push(whole);
   for (const stage of ["writing", "management", "retrieval"] as const) {
-    rows.push(...stages[stage].rows);
-    await writeCsv(`${dir}/figure3_${stage}.csv`, stages[stage].summary.writeCSV().toString());
+    await write(await figure3Column({ stage, result: stages[stage] }));
   }
-
-  const pooled = (result: ExperimentResult, column: string) =>
-    summarize(result.rows as unknown as Record<string, unknown>[], {
-      by: ["dataset", "attack", column],
-      resamples: 1000,
-      seed: 0,
-    });
-  const mid = {
-    writing: pooled(stages.writing, "thetaW"),
-    management: pooled(stages.management, "policy"),
-    retrieval: pooled(stages.retrieval, "thetaR"),
-  };
-  await write("mid_intervals", midFigure({ summaries: mid, agentLabel: label }));
-  for (const stage of ["writing", "management", "retrieval"] as const) {
-    await writeCsv(`${dir}/mid_${stage}.csv`, mid[stage].writeCSV().toString());
-  }
-
-  const load = await traceLoadExperiment(options);
-  await write(
-    "figure4_trace_load",
-    stageFigure({
-      summary: load.summary,
-      x: "thetaW",
-      xLabel: "writing coverage θw →",
-      fx: "traceLoad",
-      fxLabel: "trace load (× source units)",
-      title: "Figure 4. Writing coverage under different trace loads (MINJA)",
-      agentLabel: load.agentLabel,
-      note: load.note,
-      paper: paper.figures.filter((p) => p.figure === "figure4"),
-      width: 420,
+  const mid = await midIntervals({ results: stages, seed: v.seed });
+  await write({ ...mid, rows: [] });
+  await write(await figure4TraceLoad(options));
+  await write(await figure5Rankers(options));
+  await write(await figure6BudgetFill(options));
+  await write(await asymmetricExposure(options));
+  await write(await figure7MemorySize(options));
+  await write(await existingSystems({}));
+  const index = `${dir}/index.html`;
+  await writeFileAtomic({
+    path: index,
+    data: figureIndex({
+      title: `memgauge: every figure (${dataset}, ${agents.map((a) => a.id).join(", ")})`,
+      figures: figures.map((f) => ({
+        name: f.name,
+        title: f.figure.title,
+        caption: f.figure.caption,
+        tables: [f.summary.html(), ...(f.besidePaper ? [f.besidePaper.html()] : [])],
+      })),
     }),
-    load,
-  );
-
-  const rankers = await rankerExperiment(options);
-  await write(
-    "figure5_rankers",
-    stageFigure({
-      summary: rankers.summary,
-      x: "thetaW",
-      xLabel: "writing coverage θw →",
-      fx: "ranker",
-      fxLabel: "writing-stage ranker",
-      title: "Figure 5. Writing coverage by ranker (MINJA)",
-      agentLabel: rankers.agentLabel,
-      note: "Offline rankers: usefulness stands in for the paper's self and external LLM rankers.",
-      paper: paper.figures.filter((p) => p.figure === "figure5"),
-      width: 900,
-    }),
-    rankers,
-  );
-
-  const budget = await budgetFillExperiment(options);
-  await write(
-    "figure6_k_fill",
-    stageFigure({
-      summary: budget.summary,
-      x: "thetaR",
-      xLabel: "retrieval exposure θr →",
-      fx: "k",
-      fxLabel: "retrieval budget K",
-      fy: "fill",
-      title: "Figure 6. Retrieval exposure by budget K and fill order (MINJA)",
-      agentLabel: budget.agentLabel,
-      note: budget.rows.every((r) => r.simulated) ? SIMULATOR_CAVEAT : undefined,
-      width: 900,
-    }),
-    budget,
-  );
-
-  const asymmetric = await asymmetricExposureExperiment(options);
-  await write(
-    "asymmetric_exposure",
-    stageFigure({
-      summary: asymmetric.summary,
-      x: "thetaRRisk",
-      xLabel: "risk exposure θr- (θr+ fixed at 0.8) →",
-      title: "Asymmetric exposure (MINJA)",
-      agentLabel: asymmetric.agentLabel,
-      paper: paper.figures.filter((p) => p.figure === "asymmetric"),
-      width: 560,
-    }),
-    asymmetric,
-  );
-
-  const sizes = dataset === "demo" ? [25, 50, 100, 128] : [50, 100, 300, 500];
-  const memory = await memorySizeExperiment({ ...options, sizes });
-  const paper7 = paper.figures.filter((p) => p.figure === "figure7");
-  await write(
-    "figure7_memory_size",
-    stageFigure({
-      summary: memory.summary,
-      x: "policy",
-      xLabel: "management policy",
-      categories: ["UM", "PQ", "NC", "SC"],
-      fx: "bankSize",
-      fxLabel: "memory size |B|",
-      title: "Figure 7. Management policy by memory size (MINJA)",
-      agentLabel: memory.agentLabel,
-      connect: false,
-      note: (dataset === "demo"
-        ? "Demo banks hold 128 records, so |B| = 25, 50, 100, 128 stand in for the paper's 50-500. "
-        : "") + `Paper at |B| = 500: ${
-        paper7.map((p) => `${p.x} ASR ${p.lo.toFixed(2)}`).join(", ")
-      }. ${memory.note}`,
-      width: 900,
-    }),
-    memory,
-  );
-
-  await write("topk_curves", topKFigure({ paper: paper.table2 }));
-  for (
-    const [name, frame] of [
-      ["table1_existing_systems", table1Frame({ paper: paper.table1 })],
-      ["table2_retrieval_budget", table2Frame({ paper: paper.table2 })],
-    ] as const
-  ) {
-    await writeCsv(`${dir}/${name}.csv`, frame.writeCSV().toString());
-  }
+  });
+  written.push(index);
   const errors = errorSummary({ rows });
   await _writeManifest({ dir, written, parsed, errors });
-  console.log(`\nWrote ${written.length} files and ${MANIFEST} under ${dir}/:`);
-  for (const path of written) console.log(`  ${path}`);
+  console.log(
+    `\nWrote ${written.length} files and ${MANIFEST} under ${dir}/; open ${index} for every figure with its caption and tables.`,
+  );
   console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   return errorRowsExit({
     name: "reproduce",
@@ -365,7 +259,7 @@ async function _writeManifest(options: {
     command: commandLine({ name: "reproduce", argv: parsed.argv }),
     dataset: v.dataset,
     agents: v.agent,
-    judge: v.judge,
+    judge: _judge(v),
     seed: v.seed,
     limit: v.limit ?? null,
     rows: errors.rows,

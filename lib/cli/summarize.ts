@@ -4,7 +4,7 @@ import type pl from "nodejs-polars";
 import { withAtomicPath } from "../io/atomic_write.ts";
 import { CI_CHOICES } from "../stats/interval.ts";
 import { _firstRow } from "../stats/_scan_rows.ts";
-import { SUMMARY_METRICS } from "../stats/summarize.ts";
+import { FLIP_METRICS, SUMMARY_METRICS } from "../stats/summarize.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
 import { CliError, defineCommand, execute, opt, type Parsed, runCommand } from "./command.ts";
 
@@ -109,7 +109,9 @@ export function main(args: string[]): Promise<number> {
 
 /** Which interval method each metric used, over all rows. */
 function _methods(s: pl.DataFrame): string {
-  const parts = SUMMARY_METRICS.map((m) => {
+  // Flip rates are there only for rows with counterfactual reruns.
+  const metrics = [...SUMMARY_METRICS, ...FLIP_METRICS.filter((m) => s.columns.includes(m))];
+  const parts = metrics.map((m) => {
     const used = [...new Set(s.getColumn(`${m}CiMethod`).toArray().filter((v) => v !== null))];
     return `${m} ${used.length ? used.join("/") : "-"}`;
   });
@@ -118,7 +120,15 @@ function _methods(s: pl.DataFrame): string {
 
 /** Plain-text table: grouping columns that vary, pairs, errors, each metric as "est [lo, hi]". */
 function _table(s: pl.DataFrame): string {
-  const metrics = ["cleanUtility", "poisonedUtility", "asr", "u0", "midAsr", "midUtility"];
+  const metrics = [
+    "cleanUtility",
+    "poisonedUtility",
+    "asr",
+    "u0",
+    "midAsr",
+    "midUtility",
+    ...FLIP_METRICS.filter((m) => s.columns.includes(m)),
+  ];
   const hidden = new Set([
     "pairs",
     "errors",
@@ -127,7 +137,11 @@ function _table(s: pl.DataFrame): string {
     "u0Runs",
     "u0Errors",
     "seed",
-    ...metrics.flatMap((m) => [m, `${m}Lo`, `${m}Hi`, `${m}CiMethod`]),
+    "riskReruns",
+    "helpfulReruns",
+    "backgroundReruns",
+    "rerunErrors",
+    ...[...metrics, ...FLIP_METRICS].flatMap((m) => [m, `${m}Lo`, `${m}Hi`, `${m}CiMethod`]),
   ]);
   const keys = s.columns.filter((c) =>
     !hidden.has(c) && (s.height < 2 || s.getColumn(c).nUnique() > 1)

@@ -192,7 +192,10 @@ async function _unfinished(
 ): Promise<_Unfinished | null> {
   const partial = `${args.out}.partial`;
   if (!await _exists(partial)) return null;
-  const { rows, keys } = await readRowsFile({ path: partial });
+  const { rows, keys } = await readRowsFile({
+    path: partial,
+    counterfactual: args.counterfactual !== "none",
+  });
   if (parsed.values.overwrite || (!args.resume && rows.length === 0)) return null;
   if (!args.resume) {
     throw new CliError(
@@ -266,7 +269,10 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
     if (!await _exists(out)) {
       throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(out)}`);
     }
-    finished = (await readRowsFile({ path: out })).rows;
+    finished = (await readRowsFile({
+      path: out,
+      counterfactual: args.counterfactual !== "none",
+    })).rows;
     if (finished.length === 0) {
       throw new CliError(
         `--retry-errors: ${JSON.stringify(out)} holds no complete trial rows of a sweep`,
@@ -288,6 +294,8 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
     maxRetries: args.maxRetries,
     timeoutMs: args.timeoutMs,
     judge: args.judge,
+    judgeScope: args.judgeScope,
+    memoryPlacement: args.memoryPlacement,
     writer: args.writer,
   });
   let rows: TrialRow[];
@@ -414,10 +422,16 @@ async function _run(context: {
   if (retrying) {
     const redone = new Map<string, TrialRow[]>();
     for (const r of fresh) redone.set(trialKey(r), [...(redone.get(trialKey(r)) ?? []), r]);
+    // A redone pair trial's fresh rows (both conditions and any counterfactual reruns) take
+    // the place of all its old rows.
+    const placed = new Set<string>();
     rows = previous.flatMap((r) => {
-      const again = redone.get(trialKey(r));
+      const key = trialKey(r);
+      const again = redone.get(key);
       if (!again) return [r];
-      return again.filter((n) => n.condition === r.condition);
+      if (placed.has(key)) return [];
+      placed.add(key);
+      return again;
     });
     // Replaced in one rename; an unfinished run's partial beside it is left alone.
     await writeFileAtomic({ path: out, data: rows.map((r) => JSON.stringify(r) + "\n").join("") });
@@ -449,6 +463,8 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
       modelOptions: args.modelOptions,
       concurrency: args.concurrency,
       judge: args.judge,
+      judgeScope: args.judgeScope,
+      memoryPlacement: args.memoryPlacement,
       writer: args.writer,
     },
     build: async (models) => {

@@ -14,12 +14,13 @@ import {
   PolicyId,
   Stage,
 } from "../model/operating_point.ts";
-import { TrialRow } from "../model/trial_row.ts";
+import { JudgeScope, MemoryPlacement, TrialRow } from "../model/trial_row.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { parseModelOptions } from "../run/model_setup.ts";
 import { DEFAULT_GRID, DEFAULT_POLICIES } from "../run/operating_points.ts";
 import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
-import { defaultRanker } from "../run/sweep.ts";
+import { COUNTERFACTUAL_MODES } from "../run/counterfactual.ts";
+import { defaultJudgeSpec, defaultRanker } from "../run/sweep.ts";
 import { BUILTIN_POLICIES } from "../stages/management/policies.ts";
 import { CliError, defineCommand, opt, type Values } from "./command.ts";
 
@@ -65,6 +66,12 @@ const _Ranker = _point.ranker.refine(
   `expected ${Object.keys(OFFLINE_RANKERS).join("|")}, llm:self or llm:MODEL`,
 );
 
+/** The judge a sweep uses: `--judge`, or the default for its agents (see `defaultJudgeSpec`). */
+function _judge(v: { judge?: string }, agents: readonly string[]): string {
+  return v.judge ??
+    defaultJudgeSpec({ agents: agents.map((id) => ({ id, simulated: !id.startsWith("llm:") })) });
+}
+
 const _usesModel = (v: Record<string, unknown>) =>
   [v.judge, v.writer, v.ranker, ...(v.agent as string[] ?? [])]
     .some((s) => typeof s === "string" && s.startsWith("llm:")) || v.model !== undefined;
@@ -95,12 +102,22 @@ export const MODEL_OPTIONS = {
     example: "gpt-5.4.temperature=null",
   }),
   judge: opt.string({
-    description: "Who grades answers: the deterministic matcher, or the agentevals " +
-      "trajectory LLM-as-judge over MODEL (rows get judgeModel, judgePromptHash).",
-    placeholder: "deterministic|llm:MODEL",
+    description: "Who grades answers: the deterministic matcher, or the LLM judge over MODEL " +
+      "(llm:self: each agent's own model), one structured call per trial that sees the " +
+      "question, the final answer, y* and y_adv but not the memory (rows get judgeModel, " +
+      "judgePromptHash, judgeScope). A sweep that mixes the offline agent and model agents " +
+      "must name it.",
+    placeholder: "deterministic|llm:self|llm:MODEL",
     example: "llm:gpt-5.4-mini",
-    default: "deterministic",
+    defaultText: "llm:self for llm: agents, deterministic for the offline agent",
     schema: offlineOrModel("deterministic"),
+  }),
+  "judge-scope": opt.choice(JudgeScope.options, {
+    description: "What the LLM judge reads: answer (memory-blind), or trajectory (the agent's " +
+      "whole trajectory, retrieved memory included, as the paper's AgentEvals judge).",
+    example: "trajectory",
+    default: "answer",
+    field: "TrialRow.judgeScope",
   }),
   cache: opt.string({
     description: "SQLite response cache: an identical rerun makes zero requests. Checked " +
@@ -253,6 +270,21 @@ export const SWEEP_OPTIONS = {
     example: "gpt-5.4",
     defaultText: "none",
   }),
+  "memory-placement": opt.choice(MemoryPlacement.options, {
+    description: "Where the LLM agent sees the retrieved records: system (a memory section of " +
+      "its system prompt, as LangGraph's memory agents), user (the user's turn), or tool (a " +
+      "search_memory tool it must call first, which returns exactly that context).",
+    example: "tool",
+    default: "system",
+    field: "TrialRow.memoryPlacement",
+  }),
+  counterfactual: opt.choice(COUNTERFACTUAL_MODES, {
+    description: "loo: rerun every poisoned trial that matched the target and every correct " +
+      "clean trial once per retrieved record, with that record replaced by the next background " +
+      "record (rows get counterfactualOf, ablatedRecordId, ablatedRole; summarize adds flip rates).",
+    example: "loo",
+    default: "none",
+  }),
   writer: opt.string({
     description: "Writer: verbatim, or an LLM writer (one write per unit per model, shared by " +
       "all coverage levels).",
@@ -388,6 +420,31 @@ export function checkSweepPlan(
       throw new CliError((e as Error).message);
     }
   }
+  let judge: string;
+  try {
+    judge = _judge(v, agents);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  if (judge === "llm:self" && !agents.every((a) => a.startsWith("llm:"))) {
+    fail(
+      `--judge llm:self: judges with each agent's own model, but ${
+        agents.filter((a) => !a.startsWith("llm:")).join(",")
+      } is not a model agent`,
+    );
+  }
+  if (given("judge-scope") && judge === "deterministic") {
+    fail(
+      `--judge-scope: applies to an LLM judge (--judge llm:MODEL), not the deterministic ` +
+        "matcher, which reads the answer only",
+    );
+  }
+  if (given("memory-placement") && !agents.some((a) => a.startsWith("llm:"))) {
+    fail(
+      `--memory-placement: applies to llm: agents (the offline reference agent reads records, ` +
+        `not prompts), got agent ${agents.join(",")}`,
+    );
+  }
   if (v.ranker === "llm:self" && !agents.every((a) => a.startsWith("llm:"))) {
     fail(
       `--ranker llm:self: ranks with each agent's own model, but ${
@@ -405,15 +462,15 @@ export function checkSweepPlan(
   parseModelOptions({ specs: v.modelOption, baseUrl: v.baseUrl !== undefined });
   checkModelIds({
     [given("model") ? "model" : "agent"]: agents,
-    judge: [v.judge],
+    judge: [judge],
     writer: [v.writer],
     ranker: v.ranker === undefined ? [] : [v.ranker],
   }, v.baseUrl);
-  if (given("base-url") && !_usesModel({ ...v, agent: agents })) {
+  if (given("base-url") && !_usesModel({ ...v, agent: agents, judge })) {
     fail(
       `--base-url: no model is used (agent ${
         agents.join(",")
-      }, judge ${v.judge}, writer ${v.writer}, ranker ${
+      }, judge ${judge}, writer ${v.writer}, ranker ${
         v.ranker ?? OFFLINE_RANKER
       }); add an llm: agent, judge, ` +
         "writer or ranker",
@@ -502,8 +559,14 @@ export interface SweepArgs {
   resume: boolean;
   retryErrors: boolean;
   allowErrors: boolean;
-  /** `deterministic` or `llm:MODEL`. */
+  /** `deterministic`, `llm:self` or `llm:MODEL` (the default resolved for the agents). */
   judge: string;
+  /** What the LLM judge reads. */
+  judgeScope: JudgeScope;
+  /** Where the LLM agent sees the retrieved records. */
+  memoryPlacement: MemoryPlacement;
+  /** Record-level counterfactual reruns. */
+  counterfactual: typeof COUNTERFACTUAL_MODES[number];
   /** `verbatim` or `llm:MODEL`. */
   writer: string;
   /** SQLite response cache path. */
@@ -542,7 +605,10 @@ export function sweepArgsFromValues(
     concurrency: v.concurrency,
     maxRetries: v.maxRetries,
     timeoutMs: v.timeout,
-    judge: v.judge,
+    judge: _judge(v, v.model !== undefined ? [`llm:${v.model}`] : v.agent),
+    judgeScope: v.judgeScope,
+    memoryPlacement: v.memoryPlacement,
+    counterfactual: v.counterfactual,
     writer: v.writer,
     cache: v.cache,
     ...rest,

@@ -80,5 +80,6 @@ export async function sweepOptionsFromArgs(options: {
     rankerFactory: models.rankerFactory,
     concurrency: args.concurrency,
     trials: args.trials,
+    counterfactual: args.counterfactual,
   };
 }

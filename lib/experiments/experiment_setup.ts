@@ -1,11 +1,13 @@
-/** What every figure experiment shares: dataset, agents, seed, size and progress. */
+/** What every figure experiment shares: dataset, agents, seed, size, fixed stages and progress. */
 import type { Agent } from "../agents/agent.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
-import type { Instance } from "../model/instance.ts";
+import type { Attack, Instance } from "../model/instance.ts";
+import type { OperatingPoint } from "../model/operating_point.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
 import type { Progress } from "../run/progress.ts";
+import { repoDataDir } from "./repo_paths.ts";
 
 /** Options every experiment takes. */
 export interface ExperimentOptions {
@@ -26,7 +28,28 @@ export interface ExperimentOptions {
   resamples?: number;
   /** Makes a progress sink for each sweep, given its label; default silent. */
   progress?: (label: string) => Progress;
+  /**
+   * Receives what is being prepared, before and after slow work that is not a sweep (building a
+   * benchmark's instances takes seconds); default silent.
+   */
+  status?: (message: string) => void;
+  /** Raw benchmark folder; default `MEMGAUGE_DATA` or the repository's `data/raw/`. */
+  dataDir?: string;
+  /** Attacks; default both (the RQ2 experiments default to MINJA, as the paper's). */
+  attacks?: readonly Attack[];
+  /**
+   * Values of the stages held fixed (theta_w, policy, theta_r, K, fill, ranker); default the
+   * paper's (θw = 0.6, UM, θr = 0.8, K = 5, random fill). An experiment's varied stage and its
+   * own settings (a figure's K or |B|) override these.
+   */
+  base?: Partial<Pick<OperatingPoint, "thetaW" | "policy" | "thetaR" | "k" | "fill" | "ranker">>;
+  /** Background bank size |B| of the experiments that do not vary it; default 100. */
+  bankSize?: number;
 }
+
+// Instance sets already built in this process: a notebook or a reproduce run asks for the same
+// dataset at the same bank size many times, and a benchmark takes seconds to build.
+const _built = new Map<string, Promise<Instance[]>>();
 
 /** Load `n` instances of a dataset at a bank size and trace load. */
 export async function _instances(
@@ -34,12 +57,26 @@ export async function _instances(
   bankSize: number,
   traceLoad: number,
 ): Promise<Instance[]> {
-  const all = await loadDataset({
-    name: options.dataset ?? "demo",
-    seed: options.seed ?? 0,
-    bankSize,
-    traceLoad,
-  });
+  const name = options.dataset ?? "demo";
+  const dataDir = options.dataDir ?? repoDataDir();
+  const seed = options.seed ?? 0;
+  const key = JSON.stringify([name, dataDir, seed, bankSize, traceLoad]);
+  let built = _built.get(key);
+  if (!built) {
+    const what = `${name} instances (|B| = ${bankSize}, trace load ${traceLoad})`;
+    const started = performance.now();
+    options.status?.(`Building ${what} ...`);
+    built = loadDataset({ name, seed, bankSize, traceLoad, dataDir }).then((all) => {
+      options.status?.(
+        `Built ${all.length} ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+      );
+      return all;
+    });
+    // A failed build (a missing file, a bank too small) is not kept: the next call says so again.
+    built.catch(() => _built.delete(key));
+    _built.set(key, built);
+  }
+  const all = await built;
   return options.n === undefined ? all : all.slice(0, options.n);
 }
 
@@ -67,7 +104,7 @@ export function agentLabel(
 ): string {
   if (rows.length === 0) return "none";
   const judges = [...new Set(rows.map((r) => r.judgeModel).filter((j) => j != null))];
-  const judge = judges.length ? `; judge: agentevals LLM judge over ${judges.join(", ")}` : "";
+  const judge = judges.length ? `; judge: LLM judge over ${judges.join(", ")}` : "";
   if (rows.every((r) => r.simulated)) {
     return `offline reference agent (simulator, not a real model)${judge}`;
   }

@@ -8,7 +8,8 @@ import { _agents, _instances } from "./experiment_setup.ts";
 
 /**
  * Clean and poisoned trajectories (both attacks) of every agent on `n` instances at `theta_w =
- * 0.6`, UM, K = 5, |B| = 100 and full exposure `theta_r = 1`: half of them poisoned, like the
+ * 0.6`, UM, K = 5, |B| = 100 (or `options.base`, `bankSize`, `attacks`) and full exposure
+ * `theta_r = 1`: half of them poisoned, like the
  * paper's 200 clean + 200 poisoned validation set. Full exposure puts both the helpful and the
  * risk record in every poisoned context (the cases a judge must tell apart), and it makes each
  * instance's trajectories independent of `n` (a balanced schedule below 1 depends on the instance
@@ -27,7 +28,7 @@ import { _agents, _instances } from "./experiment_setup.ts";
 export async function judgeTrajectories(
   options: ExperimentOptions,
 ): Promise<{ rows: TrialRow[]; instances: Instance[] }> {
-  const instances = await _instances(options, PAPER_DEFAULTS.bankSize, 1);
+  const instances = await _instances(options, options.bankSize ?? PAPER_DEFAULTS.bankSize, 1);
   const rows = await sweep({
     stage: "retrieval",
     grid: [1],
@@ -36,6 +37,9 @@ export async function judgeTrajectories(
     agents: _agents(options),
     seed: options.seed ?? 0,
     progress: options.progress?.("trajectories"),
+    attacks: options.attacks,
+    // θr is 1 (see above); the other stages follow the options (default the paper's).
+    base: { ...options.base, bankSize: options.bankSize ?? PAPER_DEFAULTS.bankSize },
     judge: options.models?.judge,
     writer: options.models?.writer,
     rankerFactory: options.models?.rankerFactory,

@@ -5,18 +5,25 @@ import { PAPER_DEFAULTS } from "../model/operating_point.ts";
 import type { Stage } from "../model/operating_point.ts";
 import { sweep } from "../run/sweep.ts";
 import { summarize } from "../stats/summarize.ts";
+import { withBackend } from "./backend.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
 import { _agents, _instances, agentLabel } from "./experiment_setup.ts";
 
 /** An experiment's rows, its per-agent summary and what the caption should say. */
 export interface ExperimentResult {
   rows: TrialRow[];
-  /** Per-agent summary grouped by agent, dataset, attack and the varied columns. */
+  /**
+   * Per-agent summary grouped by agent, dataset, attack and the varied columns, with a `backend`
+   * column (simulator, model id or pipeline check).
+   */
   summary: pl.DataFrame;
   agentLabel: string;
   /** What the dataset could not support, for the caption; "" when nothing. */
   note: string;
 }
+
+/** Bootstrap resamples of every figure's summary: fixed, so notebooks and reproduce agree. */
+export const FIGURE_RESAMPLES = 500;
 
 async function _run(
   options: ExperimentOptions,
@@ -36,8 +43,9 @@ async function _run(
     judge: options.models?.judge,
     writer: options.models?.writer,
     rankerFactory: options.models?.rankerFactory,
+    attacks: options.attacks,
     ...extra,
-    base: { ...extra.base, bankSize, traceLoad },
+    base: { ...options.base, ...extra.base, bankSize, traceLoad },
   });
 }
 
@@ -47,38 +55,58 @@ function _result(
   options: ExperimentOptions,
   note = "",
 ): ExperimentResult {
-  return {
-    rows,
-    summary: summarize(rows as unknown as Record<string, unknown>[], {
-      by: ["agent", "dataset", "attack", ...by],
-      resamples: options.resamples ?? 500,
-      seed: options.seed ?? 0,
-    }),
-    agentLabel: agentLabel(rows),
-    note,
-  };
+  const summary = summarize(rows as unknown as Record<string, unknown>[], {
+    by: ["agent", "dataset", "attack", ...by],
+    resamples: options.resamples ?? FIGURE_RESAMPLES,
+    seed: options.seed ?? 0,
+  });
+  return { rows, summary: withBackend({ summary, rows }), agentLabel: agentLabel(rows), note };
 }
 
+/** The column a stage varies. */
+export const STAGE_COLUMN = {
+  writing: "thetaW",
+  management: "policy",
+  retrieval: "thetaR",
+} as const;
+
 /**
- * Figure 3 (RQ1): the writing, management and retrieval sweeps at the paper's defaults.
+ * Figure 3 (RQ1): one stage swept at the paper's defaults for the others (θw = 0.6, UM,
+ * θr = 0.8, K = 5, |B| = 100, or `options.base` and `options.bankSize`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { stageExperiment } from "./stage_experiments.ts";
- * const result = await stageExperiment({ stage: "management", n: 2, resamples: 10 });
- * assert.equal(result.summary.height, 5 * 2 * 4); // personas x attacks x policies
+ * const result = await stageExperiment({ stage: "writing", n: 2, resamples: 10, grid: [0, 0.5, 1], attacks: ["minja"] });
+ * assert.deepEqual([...new Set(result.rows.map((r) => r.thetaW))], [0, 0.5, 1]);
  * ```
  */
 export async function stageExperiment(
   options: ExperimentOptions & {
     /** The stage to vary. */
     stage: Stage;
+    /** Values of θw (writing) or θr (retrieval); default 0, 0.1, ..., 1. */
+    grid?: readonly number[];
+    /** Policies (management); default UM, PQ, NC, SC. */
+    policies?: readonly string[];
   },
 ): Promise<ExperimentResult> {
-  const column = { writing: "thetaW", management: "policy", retrieval: "thetaR" }[options.stage];
-  const rows = await _run(options, options.stage, options.stage, {}, 100, 1);
-  return _result(rows, ["stage", column], options);
+  if (options.grid && options.stage === "management") {
+    throw new RangeError("stageExperiment: grid does not apply to management (use policies)");
+  }
+  if (options.policies && options.stage !== "management") {
+    throw new RangeError(`stageExperiment: policies do not apply to ${options.stage}`);
+  }
+  const rows = await _run(
+    options,
+    options.stage,
+    options.stage,
+    { grid: options.grid, policies: options.policies },
+    options.bankSize ?? PAPER_DEFAULTS.bankSize,
+    1,
+  );
+  return _result(rows, ["stage", STAGE_COLUMN[options.stage]], options);
 }
 
 /**
@@ -89,7 +117,7 @@ export async function stageExperiment(
  * ```ts
  * import assert from "node:assert/strict";
  * import { traceLoadExperiment } from "./stage_experiments.ts";
- * const result = await traceLoadExperiment({ n: 2, resamples: 10 });
+ * const result = await traceLoadExperiment({ n: 2, resamples: 10, grid: [1] });
  * assert.match(result.note, /0.75/); // the demo set has trace load 1 only
  * ```
  */
@@ -97,6 +125,8 @@ export async function traceLoadExperiment(
   options: ExperimentOptions & {
     /** Trace loads; default 0.75, 1, 1.25. */
     loads?: readonly number[];
+    /** Coverage grid; default 0, 0.1, ..., 1. */
+    grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
   const rows: TrialRow[] = [];
@@ -104,7 +134,14 @@ export async function traceLoadExperiment(
   for (const load of options.loads ?? [0.75, 1, 1.25]) {
     try {
       rows.push(
-        ...await _run(options, `load ${load}`, "writing", { attacks: ["minja"] }, 100, load),
+        ...await _run(
+          options,
+          `load ${load}`,
+          "writing",
+          { attacks: options.attacks ?? ["minja"], grid: options.grid },
+          options.bankSize ?? PAPER_DEFAULTS.bankSize,
+          load,
+        ),
       );
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
@@ -118,14 +155,20 @@ export async function traceLoadExperiment(
     missing.length
       ? `Trace load ${missing.join(", ")} not drawn: dataset ${
         options.dataset ?? "demo"
-      } has no such variant (the benchmark builder makes them).`
+      } has no such variant (the benchmark builders make them).`
       : "",
   );
 }
 
+/** The offline rankers of Figure 5 in the paper's order: self, external, random, chronological. */
+export const OFFLINE_FIGURE5_RANKERS = ["usefulness", "distinctiveness", "random", "chronological"];
+
 /**
- * Figure 5 (RQ2): writing sweeps per ranker, MINJA. Offline rankers: usefulness (stands in for
- * the paper's self and external LLM rankers), random and chronological.
+ * Figure 5 (RQ2): writing sweeps per ranker, MINJA. Default rankers, in the paper's order: for
+ * the offline agent `usefulness` (standing in for the agent's own LLM, "self"),
+ * `distinctiveness` (a second, different heuristic standing in for the "external" LLM), random
+ * and chronological; for model agents `llm:self`, random and chronological (name an external
+ * model as `llm:MODEL` in `rankers`).
  *
  * @example
  * ```ts
@@ -137,25 +180,24 @@ export async function traceLoadExperiment(
  */
 export async function rankerExperiment(
   options: ExperimentOptions & {
-    /** Ranker ids; default usefulness, random, chronological. */
+    /** Ranker ids, in the order to draw them. */
     rankers?: readonly string[];
     /** Coverage grid; default 0, 0.1, ..., 1. */
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
+  const simulated = _agents(options).every((a) => a.simulated);
+  const rankers = options.rankers ??
+    (simulated ? OFFLINE_FIGURE5_RANKERS : ["llm:self", "random", "chronological"]);
   const rows: TrialRow[] = [];
-  for (const ranker of options.rankers ?? ["usefulness", "random", "chronological"]) {
+  for (const ranker of rankers) {
     rows.push(
       ...await _run(
         options,
         ranker,
         "writing",
-        {
-          attacks: ["minja"],
-          grid: options.grid,
-          base: { ranker },
-        },
-        100,
+        { attacks: options.attacks ?? ["minja"], grid: options.grid, base: { ranker } },
+        options.bankSize ?? PAPER_DEFAULTS.bankSize,
         1,
       ),
     );
@@ -192,12 +234,8 @@ export async function budgetFillExperiment(
           options,
           `K=${k} ${fill}`,
           "retrieval",
-          {
-            attacks: ["minja"],
-            grid: options.grid,
-            base: { k, fill },
-          },
-          100,
+          { attacks: options.attacks ?? ["minja"], grid: options.grid, base: { k, fill } },
+          options.bankSize ?? PAPER_DEFAULTS.bankSize,
           1,
         ),
       );
@@ -228,11 +266,11 @@ export async function asymmetricExposureExperiment(
     "asymmetric",
     "retrieval",
     {
-      attacks: ["minja"],
+      attacks: options.attacks ?? ["minja"],
       thetaRRisk: options.thetaRRisk ?? [0.2, 0.4, 0.6, 0.8, 1],
-      base: { thetaR: PAPER_DEFAULTS.thetaR },
+      base: { thetaR: options.base?.thetaR ?? PAPER_DEFAULTS.thetaR },
     },
-    100,
+    options.bankSize ?? PAPER_DEFAULTS.bankSize,
     1,
   );
   return _result(rows, ["thetaRRisk"], options);
@@ -254,6 +292,8 @@ export async function memorySizeExperiment(
   options: ExperimentOptions & {
     /** Bank sizes; default 50, 100, 300, 500. */
     sizes?: readonly number[];
+    /** Policies; default UM, PQ, NC, SC. */
+    policies?: readonly string[];
   },
 ): Promise<ExperimentResult> {
   const rows: TrialRow[] = [];
@@ -261,7 +301,14 @@ export async function memorySizeExperiment(
   for (const size of options.sizes ?? [50, 100, 300, 500]) {
     try {
       rows.push(
-        ...await _run(options, `|B|=${size}`, "management", { attacks: ["minja"] }, size, 1),
+        ...await _run(
+          options,
+          `|B|=${size}`,
+          "management",
+          { attacks: options.attacks ?? ["minja"], policies: options.policies },
+          size,
+          1,
+        ),
       );
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;

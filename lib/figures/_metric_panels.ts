@@ -13,6 +13,12 @@ export const METRIC_STYLE: Record<string, { label: string; color: string }> = {
   midUtility: { label: "MID (utility)", color: "#4269d0" },
 };
 
+/** The paper's three metrics, in the order every figure and table shows them. */
+export const METRICS = ["cleanUtility", "poisonedUtility", "asr"] as const;
+
+/** Type size of every chart's ticks and labels (px). */
+export const FONT_SIZE = 13;
+
 /** Frame or records, as every builder accepts. */
 export type FrameLike = pl.DataFrame | readonly Record<string, unknown>[];
 
@@ -20,20 +26,26 @@ export function _records(frame: FrameLike): Record<string, unknown>[] {
   return Array.isArray(frame) ? [...frame] : (frame as pl.DataFrame).toRecords();
 }
 
-function _quantile(sorted: number[], p: number): number {
-  // Type 7 (linear), as R's default and numpy's.
+/** Quantile type 7 (linear), as R's default and numpy's, of sorted values. */
+export function _quantile(sorted: readonly number[], p: number): number {
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
   return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)]) - sorted[lo]);
 }
 
-/** Legend for the three paper metrics plus the paper overlay. */
-export function _metricLegend(metrics: readonly string[], paper: boolean): LegendEntry[] {
+/** Legend: the metrics, then one diamond per metric the paper states a value of. */
+export function _metricLegend(
+  metrics: readonly string[],
+  paper: readonly PaperValue[],
+): LegendEntry[] {
+  const stated = metrics.filter((m) => paper.some((p) => p.metric === m));
   return [
     ...metrics.map((m) => ({ label: METRIC_STYLE[m].label, color: METRIC_STYLE[m].color })),
-    ...(paper
-      ? [{ label: "paper (published range)", color: "#222", shape: "diamond" as const }]
-      : []),
+    ...stated.map((m) => ({
+      label: `paper: ${METRIC_STYLE[m].label}`,
+      color: METRIC_STYLE[m].color,
+      shape: "diamond" as const,
+    })),
   ];
 }
 
@@ -47,15 +59,42 @@ export interface _MetricPanelsOptions {
   xLabel: string;
   /** Categorical x: its values in order (drawn at 0, 1, ...). */
   categories?: readonly string[];
+  /** Column faceted into columns; its values are compared as strings. */
   fx?: string;
+  /** Column facets in order; default numeric order when every value is a number, else first seen. */
+  fxDomain?: readonly string[];
+  /** Header of a column facet; default `${fx} = value`. */
+  fxFormat?: (value: string) => string;
   fy?: string;
-  fxLabel?: string;
+  /** Header of a row facet; default the value. */
+  fyFormat?: (value: string) => string;
   metrics: readonly string[];
   paper: readonly PaperValue[];
+  /**
+   * Draw paper values whose panel names no column facet in a panel of their own (Figure 7 at
+   * |B| = 500 when the dataset's banks are smaller); default false (they are not drawn).
+   */
+  paperOnlyPanels?: boolean;
   width: number;
   height: number;
   /** Join medians with a line and an IQR band (false for unordered policies). */
   connect: boolean;
+}
+
+function _order(values: readonly string[]): string[] {
+  const distinct = [...new Set(values)];
+  return distinct.every((v) => v !== "" && Number.isFinite(Number(v)))
+    ? distinct.toSorted((a, b) => Number(a) - Number(b))
+    : distinct;
+}
+
+/** Whether a paper value's `panel` applies to a facet (a facet "demo · sleeper" has panel "sleeper"). */
+function _applies(panel: string, facet: unknown): boolean {
+  if (panel === "") return true;
+  if (facet === undefined) return false;
+  const p = panel.toLowerCase();
+  return String(facet).toLowerCase() === p ||
+    String(facet).toLowerCase().split(" · ").includes(p);
 }
 
 /** One chart: per facet, x and metric, the median across agents, IQR band and a box. */
@@ -66,7 +105,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
     for (const metric of o.metrics) {
       const value = r[metric];
       if (value === null || value === undefined || Number.isNaN(Number(value))) continue;
-      const key = JSON.stringify([o.fx ? r[o.fx] : 0, o.fy ? r[o.fy] : 0, r[o.x], metric]);
+      const key = JSON.stringify([o.fx ? String(r[o.fx]) : 0, o.fy ? r[o.fy] : 0, r[o.x], metric]);
       const g = groups.get(key) ?? { row: r, metric, v: [] };
       g.v.push(Number(value));
       groups.set(key, g);
@@ -75,44 +114,59 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
   const positions = [...new Set([...groups.values()].map((g) => xPos(g.row[o.x])))].sort((a, b) =>
     a - b
   );
-  const step = positions.length > 1
+  const step = o.categories
+    ? 1
+    : positions.length > 1
     ? Math.min(...positions.slice(1).map((p, i) => p - positions[i]))
-    : 1;
+    : 0.1;
+  const offsetOf = (metric: string) =>
+    (o.metrics.indexOf(metric) - (o.metrics.length - 1) / 2) * step * (o.categories ? 0.24 : 0.16);
   const stats = [...groups.values()].map(({ row, metric, v }) => {
     const s = v.toSorted((a, b) => a - b);
-    const offset = (o.metrics.indexOf(metric) - (o.metrics.length - 1) / 2) * step * 0.16;
-    const x = xPos(row[o.x]) + offset;
+    const x = xPos(row[o.x]) + offsetOf(metric);
+    const half = step * (o.categories ? 0.09 : 0.06);
     return {
-      fx: o.fx ? row[o.fx] : undefined,
+      fx: o.fx ? String(row[o.fx]) : undefined,
       fy: o.fy ? row[o.fy] : undefined,
       metric,
       xMid: xPos(row[o.x]),
       x,
-      x1: x - step * 0.06,
-      x2: x + step * 0.06,
+      x1: x - half,
+      x2: x + half,
       median: _quantile(s, 0.5),
       p25: _quantile(s, 0.25),
       p75: _quantile(s, 0.75),
       min: s[0],
       max: s[s.length - 1],
     };
-  }).sort((a, b) => a.xMid - b.xMid);
-  const paperMarks = o.paper.flatMap((p) => {
-    const all = [...new Set(stats.map((s) => JSON.stringify([s.fx, s.fy])))].map((k) =>
-      JSON.parse(k) as [unknown, unknown]
-    );
-    const panels = p.panel === ""
-      ? all
-      : all.filter(([fx, fy]) => String(fx) === p.panel || String(fy) === p.panel);
-    const x = xPos(p.x) + (o.metrics.indexOf(p.metric) - (o.metrics.length - 1) / 2) * step * 0.16;
-    return panels.map(([fx, fy]) => ({ fx, fy, x, lo: p.lo, hi: p.hi, metric: p.metric }));
-  }).filter((p) => Number.isFinite(p.x) && o.metrics.includes(p.metric));
+  }).sort((a, b) => a.x - b.x);
+  const fxValues = o.fxDomain ? [...o.fxDomain] : _order(stats.map((s) => s.fx ?? ""));
+  const fyValues = [...new Set(stats.map((s) => s.fy))];
+  const extra: string[] = [];
+  const paperMarks = o.paper.filter((p) => o.metrics.includes(p.metric)).flatMap((p) => {
+    const x = xPos(p.x) + offsetOf(p.metric);
+    if (!Number.isFinite(x) || x < -0.5) return [];
+    const cells: { fx: string | undefined; fy: unknown }[] = [];
+    for (const fx of o.fx ? fxValues : [undefined]) {
+      for (const fy of o.fy ? fyValues : [undefined]) {
+        // A panel names a column facet, a row facet or part of one ("sleeper").
+        const ok = p.panel === "" || _applies(p.panel, fx) || _applies(p.panel, fy);
+        if (ok) cells.push({ fx, fy });
+      }
+    }
+    if (cells.length === 0 && o.paperOnlyPanels && o.fx) {
+      if (!extra.includes(p.panel)) extra.push(p.panel);
+      for (const fy of o.fy ? fyValues : [undefined]) cells.push({ fx: p.panel, fy });
+    }
+    return cells.map((c) => ({ ...c, x, lo: p.lo, hi: p.hi, metric: p.metric }));
+  });
   const facet = { fx: o.fx ? "fx" : undefined, fy: o.fy ? "fy" : undefined };
   const color = (d: { metric: string }) => METRIC_STYLE[d.metric].color;
   const line = o.connect
     ? [
+      // Each metric's line and band pass through its own boxes (offset beside the others).
       Plot.areaY(stats, {
-        x: "xMid",
+        x: "x",
         y1: "p25",
         y2: "p75",
         z: "metric",
@@ -121,39 +175,54 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         ...facet,
       }),
       Plot.lineY(stats, {
-        x: "xMid",
+        x: "x",
         y: "median",
         z: "metric",
         stroke: color,
-        strokeWidth: 1.8,
+        strokeWidth: 2,
         ...facet,
       }),
     ]
     : [];
+  const fxFormat = o.fxFormat ?? ((v: string) => `${o.fx} = ${v}`);
+  const fyFormat = o.fyFormat ?? ((v: string) => v);
   return Plot.plot({
     document: o.document,
     width: o.width,
     height: o.height,
-    marginLeft: 48,
-    marginRight: o.fy ? 105 : 16,
-    marginBottom: 40,
-    style: { fontSize: "11px" },
+    marginLeft: 52,
+    marginRight: o.fy ? 150 : 16,
+    marginBottom: 46,
+    marginTop: o.fx ? 34 : 24,
+    style: { fontSize: `${FONT_SIZE}px` },
     x: {
       label: o.xLabel,
+      labelAnchor: "center",
+      labelArrow: "none" as const,
       ...(o.categories
         ? {
           domain: [-0.5, o.categories.length - 0.5],
           ticks: o.categories.map((_, i) => i),
           tickFormat: (i: number) => o.categories?.[i] ?? "",
-          labelArrow: "none" as const,
         }
-        : { ticks: 5, inset: 8 }),
+        : { ticks: 5, inset: 10 }),
     },
-    y: { label: "rate (%)", domain: [0, 100], percent: true, grid: true, ticks: 5 },
+    y: {
+      label: "rate (%)",
+      labelArrow: "none" as const,
+      domain: [0, 100],
+      percent: true,
+      grid: true,
+      ticks: 5,
+    },
     fx: o.fx
-      ? { label: null, tickFormat: (v: unknown) => `${o.fxLabel ?? o.fx} = ${v}` }
+      ? {
+        label: null,
+        domain: [...fxValues, ...extra],
+        tickFormat: (v: string) => extra.includes(v) ? `${fxFormat(v)} (paper only)` : fxFormat(v),
+      }
       : undefined,
-    fy: o.fy ? { label: null } : undefined,
+    fy: o.fy ? { label: null, tickFormat: (v: string) => fyFormat(String(v)) } : undefined,
     marks: [
       Plot.frame({ stroke: "#ccc" }),
       ...line,
@@ -165,6 +234,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         y2: "p75",
         fill: "white",
         stroke: color,
+        strokeWidth: 1.2,
         ...facet,
       }),
       Plot.ruleY(stats, {
@@ -172,7 +242,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         x2: "x2",
         y: "median",
         stroke: color,
-        strokeWidth: 2,
+        strokeWidth: 2.5,
         ...facet,
       }),
       Plot.ruleX(paperMarks, {
@@ -180,19 +250,28 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         y1: "lo",
         y2: "hi",
         stroke: color,
-        strokeWidth: 4,
-        strokeOpacity: 0.5,
+        strokeWidth: 5,
+        strokeOpacity: 0.45,
         ...facet,
       }),
-      Plot.dot(paperMarks.flatMap((p) => [{ ...p, y: p.lo }, { ...p, y: p.hi }]), {
-        x: "x",
-        y: "y",
-        symbol: "diamond",
-        r: 3.5,
-        stroke: "#222",
-        fill: "white",
-        ...facet,
-      }),
+      Plot.dot(
+        paperMarks.flatMap((p) =>
+          p.lo === p.hi ? [{ ...p, y: p.lo }] : [
+            { ...p, y: p.lo },
+            { ...p, y: p.hi },
+          ]
+        ),
+        {
+          x: "x",
+          y: "y",
+          symbol: "diamond",
+          r: 5,
+          stroke: "#222",
+          strokeWidth: 1,
+          fill: color,
+          ...facet,
+        },
+      ),
     ],
   });
 }

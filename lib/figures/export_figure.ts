@@ -222,7 +222,7 @@ export interface ExportFigureOptions {
 }
 
 /**
- * Write a figure (a Plot figure, a Plot SVG, or a composed figure) to `dir/name.svg` and
+ * Write a figure (a Plot figure, a Plot SVG, a composed figure, or a `DisplayFigure`) to `dir/name.svg` and
  * `dir/name.png`; returns the paths written.
  *
  * @example
@@ -239,7 +239,7 @@ export interface ExportFigureOptions {
  * ```
  */
 export async function exportFigure(
-  figure: Element,
+  figure: Element | { svg: string },
   options: ExportFigureOptions,
 ): Promise<string[]> {
   if (!/^[\w.-]+$/.test(options.name)) {
@@ -249,7 +249,10 @@ export async function exportFigure(
   }
   const dir = options.dir ?? "figures";
   await Deno.mkdir(dir, { recursive: true });
-  const svg = standaloneSvg(figure);
+  // A displayed figure carries its SVG: the file gets exactly the bytes the notebook showed.
+  const svg = "svg" in figure && typeof figure.svg === "string"
+    ? figure.svg.replace(/\n$/, "")
+    : standaloneSvg(figure as Element);
   const written: string[] = [];
   for (const format of options.formats ?? ["svg", "png"]) {
     const path = `${dir}/${options.name}.${format}`;

@@ -2,8 +2,16 @@
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _metricLegend, _metricPanels, _records } from "./_metric_panels.ts";
+import { _metricLegend, _metricPanels, _records, METRICS } from "./_metric_panels.ts";
+import { AXIS_LABEL, orderPolicies, POLICY_ORDER, withPanel } from "./labels.ts";
 import type { PaperValue } from "./paper_values.ts";
+
+export { POLICY_ORDER };
+
+/** A memory stage of Figure 3. */
+export type Figure3Stage = "writing" | "management" | "retrieval";
+
+const _X = { writing: "thetaW", management: "policy", retrieval: "thetaR" } as const;
 
 /** Options of {@link figure3Stages}. */
 export interface Figure3Options {
@@ -14,21 +22,62 @@ export interface Figure3Options {
   agentLabel?: string;
   /** Published values drawn beside ours; default none. */
   paper?: readonly PaperValue[];
-  /** Extra caption text (e.g. what the dataset could not support); default none. */
+  /** Extra caption text (the simulator caveat, what the dataset could not support); default none. */
   note?: string;
+  /** Fixed stages named in the caption; default the paper's defaults. */
+  fixed?: string;
   /** Document to draw into; default a fresh linkedom document. */
   document?: Document;
 }
 
-/** Policies in the paper's order. */
-export const POLICY_ORDER = ["UM", "PQ", "NC", "SC"];
+/** The caption sentence of the fixed stages at the paper's defaults. */
+export const FIXED_AT_DEFAULTS = "θw = 0.6, UM, θr = 0.8, K = 5, |B| = 100";
 
-export function _withPanel(records: Record<string, unknown>[]): Record<string, unknown>[] {
-  return records.map((r) => ({ ...r, panel: `${r.dataset} · ${r.attack}` }));
+function _column(
+  document: Document,
+  stage: Figure3Stage,
+  records: Record<string, unknown>[],
+  paper: readonly PaperValue[],
+  width: number,
+  rows: number,
+): Element {
+  const x = _X[stage];
+  return _metricPanels({
+    document,
+    records,
+    x,
+    xLabel: AXIS_LABEL[x],
+    categories: stage === "management"
+      ? orderPolicies(records.map((r) => String(r.policy)))
+      : undefined,
+    fy: "panel",
+    metrics: METRICS,
+    paper: paper.filter((p) => p.figure === "figure3" && p.stage === stage),
+    width,
+    height: 70 + 190 * rows,
+    connect: stage !== "management",
+  });
+}
+
+function _caption(
+  agentLabel: string | undefined,
+  agents: number,
+  fixed: string,
+  paper: boolean,
+  note: string | undefined,
+): string {
+  return `Agent backend: ${agentLabel ?? "offline reference agent"} (${agents} agent${
+    agents === 1 ? "" : "s"
+  }). Line: median across agents; band and box: interquartile range; whiskers: min-max. ` +
+    `One stage varies; the others sit at ${fixed}.` +
+    (paper
+      ? " Diamonds, coloured by metric: the paper's published value or range (median across 11 LLMs), where its text states one."
+      : "") +
+    (note ? ` ${note}` : "");
 }
 
 /**
- * Build Figure 3: columns writing, management, retrieval; rows dataset-attack; the median
+ * Build Figure 3: columns writing, management, retrieval; rows dataset · attack; the median
  * across agents as a line, the IQR as a band and a box (whiskers min-max) at every point.
  *
  * @example
@@ -46,74 +95,88 @@ export function _withPanel(records: Record<string, unknown>[]): Record<string, u
  */
 export function figure3Stages(options: Figure3Options): Element {
   const document = options.document ?? createDocument();
-  const metrics = ["cleanUtility", "poisonedUtility", "asr"];
   const paper = options.paper ?? [];
   const rows = {
-    writing: _withPanel(_records(options.summaries.writing)),
-    management: _withPanel(_records(options.summaries.management)),
-    retrieval: _withPanel(_records(options.summaries.retrieval)),
+    writing: withPanel(_records(options.summaries.writing)),
+    management: withPanel(_records(options.summaries.management)),
+    retrieval: withPanel(_records(options.summaries.retrieval)),
   };
   const panels = new Set(rows.writing.map((r) => r.panel)).size || 1;
-  const height = 70 + 150 * panels;
-  const policies = [...new Set(rows.management.map((r) => String(r.policy)))];
-  const categories = [
-    ...POLICY_ORDER.filter((p) => policies.includes(p)),
-    ...policies.filter((p) => !POLICY_ORDER.includes(p)),
-  ];
-  const charts = [
-    _metricPanels({
-      document,
-      records: rows.writing,
-      x: "thetaW",
-      xLabel: "writing coverage θw →",
-      fy: "panel",
-      metrics,
-      paper: paper.filter((p) => p.figure === "figure3" && p.stage === "writing"),
-      width: 330,
-      height,
-      connect: true,
-    }),
-    _metricPanels({
-      document,
-      records: rows.management,
-      x: "policy",
-      xLabel: "management policy",
-      categories,
-      fy: "panel",
-      metrics,
-      paper: paper.filter((p) => p.figure === "figure3" && p.stage === "management"),
-      width: 330,
-      height,
-      connect: false,
-    }),
-    _metricPanels({
-      document,
-      records: rows.retrieval,
-      x: "thetaR",
-      xLabel: "retrieval exposure θr →",
-      fy: "panel",
-      metrics,
-      paper: paper.filter((p) => p.figure === "figure3" && p.stage === "retrieval"),
-      width: 400,
-      height,
-      connect: true,
-    }),
-  ];
+  const charts = (["writing", "management", "retrieval"] as const).map((stage) =>
+    _column(document, stage, rows[stage], paper, stage === "retrieval" ? 520 : 400, panels)
+  );
   const agents = new Set(rows.writing.map((r) => r.agent)).size;
+  const drawn = paper.filter((p) => p.figure === "figure3");
   return composeFigure({
     document,
     charts,
     title: "Figure 3. Utility and risk at each memory stage",
     subtitle: "Columns: writing, management, retrieval. Rows: dataset · attack.",
-    legend: _metricLegend(metrics, paper.some((p) => p.figure === "figure3")),
-    caption:
-      `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
-        agents === 1 ? "" : "s"
-      }). Line: median across agents; band and box: interquartile range; whiskers: min-max. ` +
-      `One stage varies, the others sit at θw = 0.6, UM, θr = 0.8, K = 5.` +
-      (paper.some((p) => p.figure === "figure3")
-        ? " Black diamonds: the paper's published range (11 LLMs), where it states one."
-        : "") +
-      (options.note ? ` ${options.note}` : ""),
+    legend: _metricLegend(METRICS, drawn),
+    caption: _caption(
+      options.agentLabel,
+      agents,
+      options.fixed ?? FIXED_AT_DEFAULTS,
+      drawn.length > 0,
+      options.note,
+    ),
+  });
+}
+
+/** Options of {@link drawFigure3Column}. */
+export interface Figure3ColumnOptions {
+  /** The stage. */
+  stage: Figure3Stage;
+  /** Per-agent summary of that stage's sweep. */
+  summary: FrameLike;
+  /** Agent backend named in the caption; default "offline reference agent". */
+  agentLabel?: string;
+  /** Published values; default none. */
+  paper?: readonly PaperValue[];
+  /** Extra caption text; default none. */
+  note?: string;
+  /** Fixed stages named in the caption; default the paper's defaults. */
+  fixed?: string;
+  /** Document to draw into; default a fresh linkedom document. */
+  document?: Document;
+}
+
+const _TITLE = {
+  writing: "Figure 3, writing column. Utility and risk along writing coverage θw",
+  management: "Figure 3, management column. Utility and risk by management policy",
+  retrieval: "Figure 3, retrieval column. Utility and risk along retrieval exposure θr",
+};
+
+/**
+ * One column of Figure 3 as a figure of its own, wider, for the stage's notebook.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { drawFigure3Column } from "./figure3_stages.ts";
+ * const row = { agent: "a", dataset: "demo", attack: "minja", cleanUtility: 0.5, poisonedUtility: 0.3, asr: 0.2 };
+ * const figure = drawFigure3Column({ stage: "management", summary: [{ ...row, policy: "SC" }, { ...row, policy: "UM" }] });
+ * assert.match(figure.querySelector("h2")?.textContent ?? "", /management/);
+ * ```
+ */
+export function drawFigure3Column(options: Figure3ColumnOptions): Element {
+  const document = options.document ?? createDocument();
+  const paper = options.paper ?? [];
+  const records = withPanel(_records(options.summary));
+  const panels = new Set(records.map((r) => r.panel)).size || 1;
+  const drawn = paper.filter((p) => p.figure === "figure3" && p.stage === options.stage);
+  const agents = new Set(records.map((r) => r.agent)).size;
+  return composeFigure({
+    document,
+    charts: [_column(document, options.stage, records, paper, 760, panels)],
+    title: _TITLE[options.stage],
+    legend: _metricLegend(METRICS, drawn),
+    caption: _caption(
+      options.agentLabel,
+      agents,
+      options.fixed ?? FIXED_AT_DEFAULTS,
+      drawn.length > 0,
+      options.note,
+    ),
   });
 }

@@ -3,8 +3,8 @@ import * as Plot from "@observablehq/plot";
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _records, METRIC_STYLE } from "./_metric_panels.ts";
-import { _withPanel, POLICY_ORDER } from "./figure3_stages.ts";
+import { _records, FONT_SIZE, METRIC_STYLE } from "./_metric_panels.ts";
+import { AXIS_LABEL, orderPolicies, withPanel } from "./labels.ts";
 
 /** Options of {@link midFigure}. */
 export interface MidFigureOptions {
@@ -15,6 +15,8 @@ export interface MidFigureOptions {
   agentLabel?: string;
   /** Confidence level the summaries used, for the caption; default 0.95. */
   level?: number;
+  /** Extra caption text; default none. */
+  note?: string;
   /** Document to draw into; default a fresh linkedom document. */
   document?: Document;
 }
@@ -44,11 +46,11 @@ function _chart(
   return Plot.plot({
     document,
     width,
-    height: 70 + 150 * (new Set(records.map((r) => r.panel)).size || 1),
-    marginLeft: 48,
-    marginRight: 105,
-    marginBottom: 40,
-    style: { fontSize: "11px" },
+    height: 70 + 190 * (new Set(records.map((r) => r.panel)).size || 1),
+    marginLeft: 52,
+    marginRight: 150,
+    marginBottom: 46,
+    style: { fontSize: `${FONT_SIZE}px` },
     x: categories
       ? {
         label: xLabel,
@@ -56,15 +58,16 @@ function _chart(
         ticks: categories.map((_, i) => i),
         tickFormat: (i: number) => categories[i] ?? "",
         labelArrow: "none",
+        labelAnchor: "center",
       }
-      : { label: xLabel, ticks: 5, inset: 8 },
-    y: { label: "MID (percentage points)", grid: true, ticks: 5 },
+      : { label: xLabel, ticks: 5, inset: 10, labelArrow: "none", labelAnchor: "center" },
+    y: { label: "MID (percentage points)", labelArrow: "none", grid: true, ticks: 5 },
     fy: { label: null },
     marks: [
       Plot.frame({ stroke: "#ccc" }),
       Plot.ruleY([0], { stroke: "#888" }),
       Plot.ruleX(points, { x: "x", y1: "lo", y2: "hi", fy: "panel", stroke: color }),
-      Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 2.5 }),
+      Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 3.5 }),
     ],
   });
 }
@@ -93,14 +96,10 @@ const _METHOD_TEXT: Record<string, string> = {
  */
 export function midFigure(options: MidFigureOptions): Element {
   const document = options.document ?? createDocument();
-  const writing = _withPanel(_records(options.summaries.writing));
-  const management = _withPanel(_records(options.summaries.management));
-  const retrieval = _withPanel(_records(options.summaries.retrieval));
-  const policies = [...new Set(management.map((r) => String(r.policy)))];
-  const categories = [
-    ...POLICY_ORDER.filter((p) => policies.includes(p)),
-    ...policies.filter((p) => !POLICY_ORDER.includes(p)),
-  ];
+  const writing = withPanel(_records(options.summaries.writing));
+  const management = withPanel(_records(options.summaries.management));
+  const retrieval = withPanel(_records(options.summaries.retrieval));
+  const categories = orderPolicies(management.map((r) => String(r.policy)));
   const methods = [
     ...new Set(
       [...writing, ...management, ...retrieval].flatMap((r) => [
@@ -112,9 +111,9 @@ export function midFigure(options: MidFigureOptions): Element {
   return composeFigure({
     document,
     charts: [
-      _chart(document, writing, "thetaW", "writing coverage θw →", undefined, 330),
-      _chart(document, management, "policy", "management policy", categories, 330),
-      _chart(document, retrieval, "thetaR", "retrieval exposure θr →", undefined, 400),
+      _chart(document, writing, "thetaW", AXIS_LABEL.thetaW, undefined, 400),
+      _chart(document, management, "policy", AXIS_LABEL.policy, categories, 400),
+      _chart(document, retrieval, "thetaR", AXIS_LABEL.thetaR, undefined, 520),
     ],
     title: "Memory-induced difference (MID) per operating point",
     subtitle: "Paired effect of the risk trace: target decisions it caused, correct ones it cost.",
@@ -131,6 +130,8 @@ export function midFigure(options: MidFigureOptions): Element {
       Math.round((options.level ?? 0.95) * 100)
     }% ${
       methods.length > 0 ? `${methods.join(" / ")} interval` : "interval"
-    }. The kit's addition: the paper reports medians only.`,
+    }. The kit's addition: the paper reports medians only.${
+      options.note ? ` ${options.note}` : ""
+    }`,
   });
 }

@@ -75,5 +75,19 @@ export function table2Frame(options: {
       : []),
   ], { how: "vertical" }).withColumns(pl.format("K={}", pl.col("k")).alias("K"));
   const wide = long.pivot("value", { index: ["system", "metric", "source"], on: "K" });
-  return wide.select("system", "metric", "source", "K=1", "K=3", "K=5", "K=7");
+  // Paper and kit interleaved: each system and metric in the paper's order, the paper's row first.
+  const records = options.paper.toRecords();
+  const systems = [...new Set(records.map((r) => String(r.system)))];
+  const metrics = [...new Set(records.map((r) => String(r.metric)))];
+  const rank = (list: string[], v: unknown) => {
+    const i = list.indexOf(String(v));
+    return i === -1 ? list.length : i;
+  };
+  const recs = wide.toRecords();
+  const sorted = wide.withColumns(
+    pl.Series("_s", recs.map((r) => rank(systems, r.system))),
+    pl.Series("_m", recs.map((r) => rank(metrics, r.metric))),
+    pl.Series("_k", recs.map((r) => (String(r.source).startsWith("paper") ? 0 : 1))),
+  ).sort(["_s", "_m", "_k"]);
+  return sorted.select("system", "metric", "source", "K=1", "K=3", "K=5", "K=7");
 }

@@ -2,7 +2,7 @@
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _metricLegend, _metricPanels, _records } from "./_metric_panels.ts";
+import { _metricLegend, _metricPanels, _records, METRICS } from "./_metric_panels.ts";
 import type { PaperValue } from "./paper_values.ts";
 
 /** Options of {@link stageFigure}. */
@@ -17,10 +17,16 @@ export interface StageFigureOptions {
   categories?: readonly string[];
   /** Column faceted into columns; default none. */
   fx?: string;
-  /** Label of the column facets; default the column name. */
+  /** Column facets in order; default numeric order, or first seen. */
+  fxDomain?: readonly string[];
+  /** Header of a column facet, given its value; default `${fxLabel} = value`. */
+  fxFormat?: (value: string) => string;
+  /** Name of the column facets in the default header; default the column name. */
   fxLabel?: string;
   /** Column faceted into rows; default none. */
   fy?: string;
+  /** Header of a row facet, given its value; default the value. */
+  fyFormat?: (value: string) => string;
   /** Title. */
   title: string;
   /** Caption text after the backend sentence; default none. */
@@ -29,11 +35,13 @@ export interface StageFigureOptions {
   agentLabel?: string;
   /** Published values for this figure; default none. */
   paper?: readonly PaperValue[];
+  /** Draw paper values of a panel the data lacks in a panel of their own; default false. */
+  paperOnlyPanels?: boolean;
   /** Metrics; default clean utility, poisoned utility, ASR. */
   metrics?: readonly string[];
-  /** Chart width; default 720, widened to at least 140 + 250 px per column facet. */
+  /** Chart width; default 720, widened to at least 160 + 240 px per column facet. */
   width?: number;
-  /** Chart height; default 260 per facet row. */
+  /** Chart height; default 90 + 230 per facet row. */
   height?: number;
   /** Draw medians as a line with an IQR band; default true (false for policies). */
   connect?: boolean;
@@ -58,12 +66,20 @@ export interface StageFigureOptions {
 export function stageFigure(options: StageFigureOptions): Element {
   const document = options.document ?? createDocument();
   const records = _records(options.summary);
-  const metrics = options.metrics ?? ["cleanUtility", "poisonedUtility", "asr"];
-  const paper = options.paper ?? [];
+  const metrics = options.metrics ?? METRICS;
+  const paper = (options.paper ?? []).filter((p) => metrics.includes(p.metric));
   const rowsOfFacets = options.fy ? new Set(records.map((r) => r[options.fy!])).size : 1;
-  const columnsOfFacets = options.fx ? new Set(records.map((r) => r[options.fx!])).size : 1;
+  const extraPanels = options.paperOnlyPanels && options.fx
+    ? new Set(
+      paper.filter((p) =>
+        p.panel !== "" && !records.some((r) => String(r[options.fx!]) === p.panel)
+      ).map((p) => p.panel),
+    ).size
+    : 0;
+  const columnsOfFacets =
+    (options.fx ? new Set(records.map((r) => String(r[options.fx!]))).size : 1) + extraPanels;
   // Each column facet needs room for its header and tick labels, whatever width was asked for.
-  const width = Math.max(options.width ?? 720, 140 + 250 * columnsOfFacets);
+  const width = Math.max(options.width ?? 720, 160 + 240 * columnsOfFacets);
   const chart = _metricPanels({
     document,
     records,
@@ -71,12 +87,16 @@ export function stageFigure(options: StageFigureOptions): Element {
     xLabel: options.xLabel,
     categories: options.categories,
     fx: options.fx,
-    fxLabel: options.fxLabel,
+    fxDomain: options.fxDomain,
+    fxFormat: options.fxFormat ??
+      ((v: string) => `${options.fxLabel ?? options.fx} = ${v}`),
     fy: options.fy,
+    fyFormat: options.fyFormat,
     metrics,
     paper,
+    paperOnlyPanels: options.paperOnlyPanels,
     width,
-    height: options.height ?? 80 + 200 * rowsOfFacets,
+    height: options.height ?? 90 + 230 * rowsOfFacets,
     connect: options.connect ?? true,
   });
   const agents = new Set(records.map((r) => r.agent)).size;
@@ -84,12 +104,14 @@ export function stageFigure(options: StageFigureOptions): Element {
     document,
     charts: [chart],
     title: options.title,
-    legend: _metricLegend(metrics, paper.length > 0),
+    legend: _metricLegend(metrics, paper),
     caption:
       `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
         agents === 1 ? "" : "s"
       }). Median across agents with IQR band and box (whiskers min-max).` +
-      (paper.length > 0 ? " Diamonds: the paper's published value or range." : "") +
+      (paper.length > 0
+        ? " Diamonds, coloured by metric: the paper's published value or range."
+        : "") +
       (options.note ? ` ${options.note}` : ""),
   });
 }

@@ -11,6 +11,8 @@ export interface TopKFigureOptions {
   paper: FrameLike;
   /** The kit's own measurements in the same form; default none (not measured offline). */
   measured?: FrameLike;
+  /** True when `measured` comes from a pipeline check (scripted stand-ins); default false. */
+  pipelineCheck?: boolean;
   /** Document to draw into; default a fresh linkedom document. */
   document?: Document;
 }
@@ -61,7 +63,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     height: 300,
     marginLeft: 48,
     marginBottom: 40,
-    style: { fontSize: "11px" },
+    style: { fontSize: "13px" },
     fx: { label: null, domain: _METRICS.map((m) => _LABELS[m]) },
     x: { label: "retrieval budget K →", ticks: [1, 3, 5, 7], tickFormat: "d", inset: 8 },
     y: { label: "rate (%)", domain: [0, 100], grid: true },
@@ -85,9 +87,13 @@ export function topKFigure(options: TopKFigureOptions): Element {
     charts: [chart],
     title: "Top-K sensitivity of existing memory systems (Table 2)",
     legend: domain.map((s, i) => ({ label: s, color: _COLORS[i % _COLORS.length] })),
-    caption: options.measured
+    caption: options.measured && options.pipelineCheck
+      ? "Solid: the paper's published values (M0, |B| = 100); dashed: a pipeline check " +
+        "(the systems' model, embedder and Hindsight server were scripted local stand-ins), " +
+        "not a measurement of the systems."
+      : options.measured
       ? "Solid: the paper's published values (M0, |B| = 100); dashed: measured by the kit."
       : "The paper's published values (M0, |B| = 100). Not measured offline: the kit measures real systems " +
-        "with `deno task systems` against a model endpoint (notebook 05); offline pipeline checks are not measurements.",
+        "with `deno task systems` against a model endpoint (notebook 06); offline pipeline checks are not measurements.",
   });
 }

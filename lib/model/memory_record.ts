@@ -14,6 +14,12 @@ export const Provenance = z.object({
   verified: z.boolean(),
   /** Logical write time: background 0, helpful session 1, risk session 2. */
   writtenAt: z.number().int().nonnegative(),
+  /**
+   * Calendar time of the session the record was written in, as the data gives it ("8 May
+   * 2023"); absent when the data has none (instance files without it still parse). The agent
+   * then shows the logical session (`writtenAt`) as the written time.
+   */
+  sessionTime: z.string().min(1).optional(),
 });
 /** Where a record came from. */
 export type Provenance = z.infer<typeof Provenance>;

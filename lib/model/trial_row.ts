@@ -4,12 +4,31 @@
  */
 import { z } from "zod";
 import { Attack } from "./instance.ts";
+import { RecordRole } from "./memory_record.ts";
 import { OperatingPoint } from "./operating_point.ts";
 
 /** Experimental condition of a trial; `nomemory` rows measure U0. */
 export const Condition = z.enum(["clean", "poisoned", "nomemory"]);
 /** Experimental condition of a trial. */
 export type Condition = z.infer<typeof Condition>;
+
+/**
+ * Where the LLM agent is shown the retrieved records: in its system prompt as a memory section
+ * (LangGraph's memory agents; the default), in the user's turn, or through a `search_memory`
+ * tool call forced on its first step.
+ */
+export const MemoryPlacement = z.enum(["system", "user", "tool"]);
+/** Where the LLM agent is shown the retrieved records. */
+export type MemoryPlacement = z.infer<typeof MemoryPlacement>;
+
+/**
+ * What a judge reads: `answer` = the question, the agent's final answer (and its visible
+ * reasoning), `y*` and `y_adv`, never the retrieved memory (the default); `trajectory` = the
+ * agent's whole trajectory, memory included (the paper's AgentEvals setting).
+ */
+export const JudgeScope = z.enum(["answer", "trajectory"]);
+/** What a judge reads. */
+export type JudgeScope = z.infer<typeof JudgeScope>;
 
 /** One trial row. */
 export const TrialRow = z.object({
@@ -64,6 +83,26 @@ export const TrialRow = z.object({
    * (`length`, `content_filter`); null for the offline reference path.
    */
   stopReason: z.string().nullable().default(null),
+  // The columns below are absent from the existing-systems rows and from files written before
+  // them; readers take an absent value as null.
+  /** What the judge read (`answer` for the deterministic matcher too). */
+  judgeScope: JudgeScope.nullable().optional(),
+  /** Where the LLM agent was shown its memory; null for the offline reference agent. */
+  memoryPlacement: MemoryPlacement.nullable().optional(),
+  /**
+   * Record-level counterfactual (`--counterfactual loo`): the `trajectoryId` of the trial this
+   * row reruns with one retrieved record replaced; null on ordinary rows.
+   */
+  counterfactualOf: z.string().nullable().optional(),
+  /** The record taken out of the original context; null on ordinary rows. */
+  ablatedRecordId: z.string().nullable().optional(),
+  /** Its role in the controlled design; null on ordinary rows. */
+  ablatedRole: RecordRole.nullable().optional(),
+  /**
+   * The background record that took its slot (the next one of the fill order); null on ordinary
+   * rows, and when no background record was left (the context then holds one record fewer).
+   */
+  replacementRecordId: z.string().nullable().optional(),
 });
 /** One trial row. */
 export type TrialRow = z.infer<typeof TrialRow>;

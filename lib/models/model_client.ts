@@ -17,14 +17,56 @@ import { exhaustedForMs, retryAfterMs } from "./rate_limit_headers.ts";
 import { guardConsole, redact, redactError, registerSecret } from "./redact.ts";
 import { RequestLimiter } from "./request_limiter.ts";
 import { type CachedReply, cacheKey, type ResponseCache } from "./response_cache.ts";
-import { adaptResponseFormat } from "./structured_output.ts";
+import { adaptResponseFormat, type PromptMessage } from "./structured_output.ts";
 
 /** One chat message; `reasoning` (the model's, in a trajectory) is never sent back. */
 export interface ChatMessage {
-  role: "system" | "user" | "assistant";
+  role: "system" | "user" | "assistant" | "tool";
   content: string;
   /** The reasoning behind an assistant message; kept in trajectories, not sent. */
   reasoning?: string;
+  /** Function calls an assistant message made; default none. */
+  toolCalls?: ToolCall[];
+  /** For a `tool` message: the call it answers. */
+  toolCallId?: string;
+}
+
+/** One function call of a reply (OpenAI `tool_calls`, flattened). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them (a JSON text). */
+  arguments: string;
+}
+
+/** A function the model may call (OpenAI `tools` entry). */
+export interface ToolSpec {
+  type: "function";
+  function: { name: string; description?: string; parameters: Record<string, unknown> };
+}
+
+/** OpenAI `tool_choice`: let the model decide, forbid, require, or force one function. */
+export type ToolChoice =
+  | "auto"
+  | "none"
+  | "required"
+  | { type: "function"; function: { name: string } };
+
+// A message as sent: OpenAI's tool fields for tool calls and their results.
+function _wire(m: { role: string; content: string }, original?: ChatMessage) {
+  const calls = original?.toolCalls ?? [];
+  return {
+    role: m.role,
+    content: calls.length > 0 && m.content === "" ? null : m.content,
+    ...(calls.length > 0 && {
+      tool_calls: calls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    }),
+    ...(original?.toolCallId !== undefined && { tool_call_id: original.toolCallId }),
+  };
 }
 
 /** One chat request; `trial` selects an independent cache slot (repeats are real samples). */
@@ -44,6 +86,10 @@ export interface ChatRequest {
    * error; a cached reply that fails is removed and asked again. Default: every reply is valid.
    */
   validate?: (result: ChatResult) => void;
+  /** Functions the model may call; default none. */
+  tools?: readonly ToolSpec[];
+  /** How the model must use `tools`; default the provider's (`auto`). */
+  toolChoice?: ToolChoice;
 }
 
 /** A completed call. */
@@ -54,6 +100,8 @@ export interface ChatResult {
   reasoning: string | null;
   /** The provider's `finish_reason` (`stop`, ...); null when not reported. */
   stopReason: string | null;
+  /** Function calls the reply made (then `content` may be ""); empty when none. */
+  toolCalls: ToolCall[];
   cacheHit: boolean;
   promptTokens: number | null;
   completionTokens: number | null;
@@ -216,12 +264,16 @@ export class ModelClient {
   body(request: ChatRequest): Record<string, unknown> {
     const e = this.endpoint;
     const { messages, responseFormat } = adaptResponseFormat({
-      messages: request.messages,
+      messages: request.messages as PromptMessage[],
       responseFormat: request.responseFormat,
       support: e.responseFormat,
     });
     return {
-      messages,
+      messages: messages.map((m, i) => _wire(m, request.messages[i])),
+      ...(request.tools?.length && {
+        tools: request.tools,
+        ...(request.toolChoice !== undefined && { tool_choice: request.toolChoice }),
+      }),
       ...(this.#temperature !== null && { temperature: this.#temperature }),
       ...(e.seed && { seed: request.seed ?? 0 }),
       ...(responseFormat && { response_format: responseFormat }),
@@ -273,6 +325,7 @@ export class ModelClient {
       content: result.content,
       reasoning: result.reasoning ?? null,
       stopReason: result.stopReason ?? null,
+      ...(result.toolCalls?.length && { toolCalls: result.toolCalls }),
       promptTokens: result.promptTokens,
       completionTokens: result.completionTokens,
     });
@@ -322,7 +375,8 @@ export class ModelClient {
     const split = splitReasoning(reply.content);
     const reasoning = [reply.reasoning, split.reasoning].filter((r) => r !== null && r !== "")
       .join("\n\n");
-    if (split.answer === "") {
+    const toolCalls = reply.toolCalls ?? [];
+    if (split.answer === "" && toolCalls.length === 0) {
       throw new _ReplyError(
         `${id}: response has no message content (finish_reason: ${stop ?? "none"})`,
         stop,
@@ -333,6 +387,7 @@ export class ModelClient {
       content: split.answer,
       reasoning: reasoning === "" ? null : reasoning,
       stopReason: stop,
+      toolCalls,
       cacheHit,
       promptTokens: reply.promptTokens,
       completionTokens: reply.completionTokens,
@@ -396,6 +451,13 @@ export class ModelClient {
           stopReason: choice?.finish_reason ?? null,
           promptTokens: data.usage?.prompt_tokens ?? null,
           completionTokens: data.usage?.completion_tokens ?? null,
+          ...(message.tool_calls?.length && {
+            toolCalls: message.tool_calls.map((c) => ({
+              id: c.id,
+              name: (c as { function?: { name?: string } }).function?.name ?? "",
+              arguments: (c as { function?: { arguments?: string } }).function?.arguments ?? "",
+            })),
+          }),
         };
       } catch (e) {
         const status = e instanceof OpenAI.APIError ? e.status : undefined;

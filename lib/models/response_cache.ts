@@ -22,6 +22,9 @@ export const CachedReply = z.object({
   stopReason: z.string().nullable().default(null),
   promptTokens: z.number().nullable().default(null),
   completionTokens: z.number().nullable().default(null),
+  /** Function calls the reply made (absent when none). */
+  toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() }))
+    .optional(),
 });
 /** A stored reply. */
 export type CachedReply = z.infer<typeof CachedReply>;

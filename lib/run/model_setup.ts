@@ -2,9 +2,11 @@
 import type { Agent } from "../agents/agent.ts";
 import { llmAgent } from "../agents/llm_agent.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
-import { agentevalsJudge } from "../judges/agentevals_judge.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
+import { llmJudge } from "../judges/llm_judge.ts";
+import { selfJudge } from "../judges/self_judge.ts";
+import type { JudgeScope, MemoryPlacement } from "../model/trial_row.ts";
 import {
   MODEL_CATALOG,
   MODEL_OPTION_KEYS,
@@ -144,8 +146,16 @@ export function modelSetup(options: {
   timeoutMs?: number;
   /** First back-off delay in ms; default 500. */
   retryBaseMs?: number;
-  /** `deterministic` or `llm:MODEL`; default deterministic. */
+  /**
+   * `deterministic`, `llm:self` (each model agent's own model) or `llm:MODEL`; default
+   * deterministic (the sweep CLI resolves its default from the agents: `llm:self` for llm:
+   * agents).
+   */
   judge?: string;
+  /** What an LLM judge reads; default `answer` (memory-blind). */
+  judgeScope?: JudgeScope;
+  /** Where llm: agents see the retrieved records; default `system`. */
+  memoryPlacement?: MemoryPlacement;
   /** `verbatim` or `llm:MODEL`; default verbatim. */
   writer?: string;
   /** Environment holding keys; default the process environment. */
@@ -202,7 +212,9 @@ export function modelSetup(options: {
   };
   const judgeSpec = options.judge ?? "deterministic";
   const writerSpec = options.writer ?? "verbatim";
-  const agentFactory = (name: string) => llmAgent({ client: client(name) });
+  const agentFactory = (name: string) =>
+    llmAgent({ client: client(name), memoryPlacement: options.memoryPlacement });
+  const scope = options.judgeScope ?? "answer";
   return {
     client,
     agentFactory,
@@ -221,7 +233,9 @@ export function modelSetup(options: {
     },
     judge: judgeSpec === "deterministic"
       ? deterministicJudge
-      : agentevalsJudge({ client: client(judgeSpec.slice(4)) }),
+      : judgeSpec === "llm:self"
+      ? selfJudge({ scope })
+      : llmJudge({ client: client(judgeSpec.slice(4)), scope }),
     writer: writerSpec === "verbatim"
       ? verbatimWriter
       : llmWriter({ client: client(writerSpec.slice(4)) }),

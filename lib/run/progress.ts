@@ -4,6 +4,8 @@ import cliProgress from "cli-progress";
 /** A progress sink; `update` receives the count done and running tallies. */
 export interface Progress {
   start(total: number): void;
+  /** More work than planned at start (counterfactual reruns found on the way); default ignored. */
+  extend?(more: number): void;
   update(done: number, tallies: { errors: number; cacheHits?: number }): void;
   stop(): void;
 }
@@ -38,6 +40,9 @@ export function terminalProgress(options: {
     start(total) {
       started = performance.now();
       bar.start(total, 0, { rate: "0", errors: 0, hits: 0 });
+    },
+    extend(more) {
+      bar.setTotal(bar.getTotal() + more);
     },
     update(done, { errors, cacheHits = 0 }) {
       const seconds = (performance.now() - started) / 1000;

@@ -36,7 +36,8 @@ export interface QuickSummaryLine {
 }
 
 /**
- * Summarise rows; error rows are counted and left out of the rates.
+ * Summarise rows; error rows are counted and left out of the rates, counterfactual reruns
+ * (`counterfactualOf`) are left out altogether.
  *
  * @example
  * ```ts
@@ -48,6 +49,7 @@ export interface QuickSummaryLine {
 export function quickSummary(rows: readonly TrialRow[]): QuickSummaryLine[] {
   const groups = new Map<string, Map<string, TrialRow[]>>();
   for (const row of rows) {
+    if ((row.counterfactualOf ?? null) !== null) continue;
     const key = JSON.stringify([row.attack, varyingValue(row)]);
     const byAgent = groups.get(key) ?? new Map<string, TrialRow[]>();
     byAgent.set(row.agent, [...(byAgent.get(row.agent) ?? []), row]);

@@ -1,10 +1,12 @@
 /** Read a rows file written so far (possibly cut off mid-line by a kill). */
 import { TrialRow } from "../model/trial_row.ts";
+import { counterfactualCalls } from "./counterfactual.ts";
 import { trialKey } from "./run_pair.ts";
 
 /**
  * Parse the complete rows of a JSONL file, keeping only pair trials with both rows present
- * (a kill can cut the last write short). Returns the kept rows, in file order, and their keys.
+ * (a kill can cut the last write short) and, for a `--counterfactual loo` run, every rerun of
+ * their selected trials. Returns the kept rows, in file order, and their keys.
  *
  * @example
  * ```ts
@@ -19,6 +21,8 @@ import { trialKey } from "./run_pair.ts";
 export async function readRowsFile(options: {
   /** Path of the JSONL rows file. */
   path: string;
+  /** The run reruns selected trials (`--counterfactual loo`); default false. */
+  counterfactual?: boolean;
 }): Promise<{ rows: TrialRow[]; keys: Set<string> }> {
   const text = await Deno.readTextFile(options.path);
   const rows: TrialRow[] = [];
@@ -33,8 +37,20 @@ export async function readRowsFile(options: {
       // A torn final line from an interrupted write: drop it (its pair will be rerun).
     }
   }
-  const count = new Map<string, number>();
-  for (const r of rows) count.set(trialKey(r), (count.get(trialKey(r)) ?? 0) + 1);
-  const kept = rows.filter((r) => count.get(trialKey(r)) === 2);
+  const originals = new Map<string, TrialRow[]>();
+  const reruns = new Map<string, number>();
+  for (const r of rows) {
+    const key = trialKey(r);
+    if ((r.counterfactualOf ?? null) === null) {
+      originals.set(key, [...(originals.get(key) ?? []), r]);
+    } else reruns.set(key, (reruns.get(key) ?? 0) + 1);
+  }
+  const complete = (key: string) => {
+    const pair = originals.get(key) ?? [];
+    if (pair.length !== 2) return false;
+    const expected = options.counterfactual ? counterfactualCalls({ rows: pair }) : 0;
+    return (reruns.get(key) ?? 0) === expected;
+  };
+  const kept = rows.filter((r) => complete(trialKey(r)));
   return { rows: kept, keys: new Set(kept.map(trialKey)) };
 }

@@ -8,15 +8,21 @@ import type { ModelUsage } from "../model/model_usage.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
 import type { Condition, TrialRow } from "../model/trial_row.ts";
-import type { Verdict } from "../judges/judge.ts";
+import type { Judge, Verdict } from "../judges/judge.ts";
+import type { MemoryRecord } from "../model/memory_record.ts";
 import { redact } from "../models/redact.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
 import { writeTraceRecord } from "../stages/writing/write_trace_record.ts";
-import { inPhase } from "./run_phase.ts";
+import { inPhase, RUN_PHASES } from "./run_phase.ts";
 import type { SweepResources } from "./sweep_resources.ts";
+import {
+  type AblationColumns,
+  type CounterfactualMode,
+  counterfactualRows,
+} from "./counterfactual.ts";
 
 /** Everything one pair needs. */
 export interface PairTask {
@@ -33,6 +39,8 @@ export interface PairTask {
   riskExposed: boolean;
   /** Independent repeat index (`--trials`); default 0. */
   trial?: number;
+  /** Record-level counterfactual reruns of the pair's selected trials; default `none`. */
+  counterfactual?: CounterfactualMode;
 }
 
 /** The key of one pair trial in a rows file: what resume and retry-errors match on. */
@@ -55,6 +63,25 @@ function _stopReason(e: unknown): string | null {
   return typeof reason === "string" ? reason : null;
 }
 
+/** The judge of one agent's trials (`llm:self` resolves to the agent's model). */
+function _judgeFor(judge: Judge, agent: Agent): Judge {
+  return judge.forAgent?.(agent) ?? judge;
+}
+
+/** The columns every row of a pair carries about its judge and agent set-up. */
+function _setup(judge: Judge, agent: Agent) {
+  return {
+    judgeModel: judge.model ?? null,
+    judgePromptHash: judge.promptHash ?? null,
+    judgeScope: judge.scope ?? "answer",
+    memoryPlacement: agent.memoryPlacement ?? null,
+    counterfactualOf: null,
+    ablatedRecordId: null,
+    ablatedRole: null,
+    replacementRecordId: null,
+  };
+}
+
 function _kept(policy: ManagementPolicy, state: MemoryState) {
   const { kept, quarantined } = policy.apply(state);
   return { kept: new Set(kept.map((r) => r.id)), quarantinedIds: quarantined.map((r) => r.id) };
@@ -74,6 +101,12 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
   } catch (e) {
     // A failed model call in writing (ranker, writer) fails both rows of the pair.
     const error = _message(e);
+    let judge: Judge = resources.judge;
+    try {
+      judge = _judgeFor(resources.judge, task.agent);
+    } catch {
+      // The judge cannot serve this agent: the error says so; the rows name the judge as given.
+    }
     return (["clean", "poisoned"] as const).map((condition) => ({
       runId: task.runId,
       seed: task.seed,
@@ -106,10 +139,9 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
       cacheHit: null,
       promptTokens: null,
       completionTokens: null,
-      judgeModel: resources.judge.model ?? null,
-      judgePromptHash: resources.judge.promptHash ?? null,
       reasoning: null,
       stopReason: _stopReason(e),
+      ..._setup(judge, task.agent),
     }));
   }
 }
@@ -121,6 +153,7 @@ async function _runPair(
 ): Promise<TrialRow[]> {
   const { instance, point, attack, agent, seed } = task;
   const trial = task.trial ?? 0;
+  const judge = _judgeFor(resources.judge, agent);
 
   // Writing: rank each trace once, admit the nested prefix, reuse cached unit writes. With
   // write-ahead (batch export) every unit is written while the ranking is still pending: each
@@ -169,6 +202,10 @@ async function _runPair(
 
   // Retrieval: shared a+, fill order and slots; the risk record takes one background slot.
   const order = resources.fillOrder(instance, point.fill, seed);
+  const fills = {
+    clean: order.filter((r) => clean.kept.has(r.id)),
+    poisoned: order.filter((r) => poisoned.kept.has(r.id)),
+  };
   const contexts = pairContexts({
     k: point.k,
     helpful: helpful && clean.kept.has(helpful.id) && poisoned.kept.has(helpful.id)
@@ -177,14 +214,18 @@ async function _runPair(
     risk: risk && poisoned.kept.has(risk.id) ? risk : null,
     helpfulExposed: task.helpfulExposed,
     riskExposed: task.riskExposed,
-    cleanFill: order.filter((r) => clean.kept.has(r.id)),
-    poisonedFill: order.filter((r) => poisoned.kept.has(r.id)),
+    cleanFill: fills.clean,
+    poisonedFill: fills.poisoned,
     seed,
     drawKey: instance.id,
   });
 
-  const row = async (condition: Condition): Promise<TrialRow> => {
-    const context = condition === "clean" ? contexts.clean : contexts.poisoned;
+  // One answered and judged trial; a counterfactual rerun passes its own context and columns.
+  const row = async (
+    condition: Condition,
+    context: MemoryRecord[],
+    ablation?: AblationColumns,
+  ): Promise<TrialRow> => {
     const started = performance.now();
     let output: string | null = null;
     let verdict: Verdict | null = null;
@@ -193,7 +234,7 @@ async function _runPair(
     let reasoning: string | null = null;
     let stopReason: string | null = null;
     try {
-      const answer = await inPhase("agent", () =>
+      const answer = await inPhase(ablation ? "counterfactual" : "agent", () =>
         agent.answer({
           instance,
           context,
@@ -204,13 +245,19 @@ async function _runPair(
         }));
       usage = answer.usage;
       stopReason = answer.stopReason ?? null;
-      verdict = await inPhase("judge", () =>
-        resources.judge.judge({
-          instance,
-          output: answer.output,
-          trajectory: answer.trajectory,
-          ...(trial !== 0 && { trial }),
-        }));
+      // A counterfactual rerun's verdict needs the rerun's answer: one batch round later.
+      verdict = await inPhase(
+        ablation ? "counterfactual" : "judge",
+        () =>
+          judge.judge({
+            instance,
+            output: answer.output,
+            reasoning: answer.reasoning ?? null,
+            trajectory: answer.trajectory,
+            ...(trial !== 0 && { trial }),
+          }),
+        ablation ? { round: RUN_PHASES.counterfactual.round + 1 } : {},
+      );
       if (verdict.usage) {
         usage = {
           cacheHit: (usage?.cacheHit ?? true) && verdict.usage.cacheHit,
@@ -258,12 +305,17 @@ async function _runPair(
       cacheHit: usage?.cacheHit ?? null,
       promptTokens: usage?.promptTokens ?? null,
       completionTokens: usage?.completionTokens ?? null,
-      judgeModel: resources.judge.model ?? null,
-      judgePromptHash: resources.judge.promptHash ?? null,
       reasoning,
       stopReason,
+      ..._setup(judge, agent),
+      ...ablation,
     };
   };
   // Both conditions at once: with a model agent this halves a pair's wall time.
-  return await Promise.all([row("clean"), row("poisoned")]);
+  const rows = await Promise.all([
+    row("clean", contexts.clean),
+    row("poisoned", contexts.poisoned),
+  ]);
+  if ((task.counterfactual ?? "none") === "none") return rows;
+  return [...rows, ...await counterfactualRows({ rows, contexts, fills, rerun: row })];
 }

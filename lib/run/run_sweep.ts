@@ -66,6 +66,8 @@ export async function runSweep(options: {
     while (next < work.length) {
       const index = next++;
       const rows = await runPair(work[index], resources);
+      // Counterfactual reruns are known only once a pair's decisions are: count them as found.
+      if (rows.length > 2) progress.extend?.(rows.length - 2);
       errors += rows.filter((r) => r.error !== null).length;
       cacheHits += rows.filter((r) => r.cacheHit === true).length;
       done[index] = rows;

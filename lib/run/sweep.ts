@@ -2,6 +2,7 @@
 import type { Agent } from "../agents/agent.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
+import { selfJudge } from "../judges/self_judge.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import {
   OFFLINE_RANKER,
@@ -20,6 +21,7 @@ import { reportErrorRows } from "./error_summary.ts";
 import { planSweep } from "./plan_sweep.ts";
 import type { Progress } from "./progress.ts";
 import { runSweep } from "./run_sweep.ts";
+import type { CounterfactualMode } from "./counterfactual.ts";
 import { sweepResources } from "./sweep_resources.ts";
 
 /** Options of a sweep. */
@@ -48,7 +50,10 @@ export interface SweepOptions {
   agents: readonly Agent[];
   /** Run seed; default 0. */
   seed?: number;
-  /** Judge; default the deterministic matcher. */
+  /**
+   * Judge; default `defaultJudgeSpec`: the memory-blind LLM judge over each model agent's own model
+   * (`llm:self`), the deterministic matcher for the offline agent.
+   */
   judge?: Judge;
   /** Writer; default verbatim. */
   writer?: Writer;
@@ -73,6 +78,39 @@ export interface SweepOptions {
    * one round); default false.
    */
   writeAhead?: boolean;
+  /**
+   * Record-level counterfactual: `loo` reruns every selected trial once per retrieved record
+   * with that record replaced by the next background record (rows with `counterfactualOf`);
+   * default `none`.
+   */
+  counterfactual?: CounterfactualMode;
+}
+
+/**
+ * The judge id when none is given: `llm:self` (each model agent's trials judged by its own
+ * model, memory-blind, as the paper grades with an LLM judge) when every agent is a model agent,
+ * `deterministic` when every agent is the offline simulator. A mix must name its judge.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultJudgeSpec } from "./sweep.ts";
+ * assert.equal(defaultJudgeSpec({ agents: [{ id: "llm:m", simulated: false }] }), "llm:self");
+ * assert.equal(defaultJudgeSpec({ agents: [{ id: "reference:careful", simulated: true }] }), "deterministic");
+ * ```
+ */
+export function defaultJudgeSpec(options: {
+  /** The sweep's agents (only `id` and `simulated` are read). */
+  agents: readonly Pick<Agent, "id" | "simulated">[];
+}): "llm:self" | "deterministic" {
+  const { agents } = options;
+  if (agents.length > 0 && agents.every((a) => !a.simulated)) return "llm:self";
+  if (agents.every((a) => a.simulated)) return "deterministic";
+  throw new RangeError(
+    `--judge: required when the agents mix the offline reference agent and model agents (got ${
+      agents.map((a) => a.id).join(", ")
+    }); llm:self needs a model agent, deterministic is the offline default`,
+  );
 }
 
 /**
@@ -119,7 +157,7 @@ export function defaultRanker(options: {
  */
 export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   const { instances, dataset, agents, seed = 0, attacks = ["minja", "sleeper"] } = options;
-  const { points, runId, judge, writer } = _identity(options);
+  const { points, runId, judge, writer, counterfactual } = _identity(options);
   const resources = sweepResources({
     judge,
     writer,
@@ -130,7 +168,8 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   });
   for (const point of points) resources.policy(point.policy);
   for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
-  const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances });
+  const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances })
+    .map((task) => (counterfactual === "none" ? task : { ...task, counterfactual }));
   const rows = await runSweep({
     tasks,
     resources,
@@ -173,7 +212,9 @@ function _identity(options: SweepOptions) {
     base: { ...options.base, ranker: options.base?.ranker ?? defaultRanker({ agents }) },
   });
   const writer = options.writer ?? verbatimWriter;
-  const judge = options.judge ?? deterministicJudge;
+  const judge = options.judge ??
+    (defaultJudgeSpec({ agents }) === "llm:self" ? selfJudge({}) : deterministicJudge);
+  const counterfactual = options.counterfactual ?? "none";
   const runId = stableId({
     seed,
     dataset,
@@ -185,6 +226,12 @@ function _identity(options: SweepOptions) {
     writer: writer.id,
     // LLM judges: the judge model and prompts determine the rows too.
     ...(judge.model !== undefined && { judgeModel: judge.model, judgePrompt: judge.promptHash }),
+    ...(judge.model === undefined && judge.promptHash !== undefined &&
+      { judgePrompt: judge.promptHash }),
+    // Settings that change rows, hashed only when not the default (older run ids stay valid).
+    ...(counterfactual !== "none" && { counterfactual }),
+    ...(agents.some((a) => (a.memoryPlacement ?? "system") !== "system") &&
+      { memoryPlacement: agents.map((a) => a.memoryPlacement ?? null) }),
   });
-  return { points, runId, judge, writer };
+  return { points, runId, judge, writer, counterfactual };
 }

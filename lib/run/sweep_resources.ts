@@ -9,6 +9,7 @@ import { resolvePolicy } from "../stages/management/policies.ts";
 import { type FillMode, fillOrder } from "../stages/retrieval/fill_order.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
 import { chronologicalRanker } from "../stages/writing/rankers/chronological.ts";
+import { distinctivenessRanker } from "../stages/writing/rankers/distinctiveness.ts";
 import { randomRanker } from "../stages/writing/rankers/random.ts";
 import { usefulnessRanker } from "../stages/writing/rankers/usefulness.ts";
 import { WriteOnceCache } from "../stages/writing/write_once_cache.ts";
@@ -19,6 +20,7 @@ export const OFFLINE_RANKERS: Readonly<Record<string, Ranker>> = {
   usefulness: usefulnessRanker,
   random: randomRanker,
   chronological: chronologicalRanker,
+  distinctiveness: distinctivenessRanker,
 };
 
 /** Caches that make a sweep rank each trace once and write each unit once. */

@@ -9,6 +9,7 @@ import type { CiChoice, CiMethod, Interval } from "./interval.ts";
 import { newcombeInterval } from "./newcombe_interval.ts";
 import { DEFAULT_GROUP_COLUMNS, OPERATING_POINT_COLUMNS } from "./summary_groups.ts";
 import {
+  RERUN_UNITS,
   SUMMARY_METRIC_SPECS,
   type SummaryMetric,
   UNIT_INDICATORS,
@@ -29,7 +30,17 @@ const ALL = "_all";
 const col = pl.col;
 
 /** Counter columns of a summary (integers). */
-export const _COUNTERS = ["pairs", "instances", "errors", "unpaired", "u0Runs", "u0Errors", "seed"];
+export const _COUNTERS = [
+  "pairs",
+  "instances",
+  "errors",
+  "unpaired",
+  "u0Runs",
+  "u0Errors",
+  "seed",
+  ...Object.keys(RERUN_UNITS),
+  "rerunErrors",
+];
 
 /** Cluster types of one group of one unit table: `w[t]` clusters of size `m[t]` and sums. */
 export interface _Types {
@@ -68,9 +79,15 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
   const bad = col("error").isNotNull().or(col("correct").isNull()).or(
     col("matchesTarget").isNull(),
   );
+  // Record-level counterfactual reruns share their trial's pairId: never part of a pair.
+  const isRerun = present.includes("counterfactualOf")
+    ? col("counterfactualOf").isNotNull()
+    : pl.lit(false);
+  const hasReruns = present.includes("counterfactualOf") && present.includes("ablatedRole") &&
+    df.getColumn("counterfactualOf").nullCount() < df.height;
 
   // One row per (every grouping column, instanceId, pairId, trial): a pair trial and its twins.
-  const pairs = flagged.filter(isClean.or(isPoisoned))
+  const pairs = flagged.filter(isClean.or(isPoisoned).and(isRerun.not()))
     .groupBy([...new Set([ALL, ...full.filter(varies), "instanceId", "pairId", "trial"])])
     .agg(
       isClean.sum().alias("_clean"),
@@ -116,6 +133,32 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     col("correct").cast(pl.Int64).alias("correct"),
   );
   const u0Types = _types(u0Units, U, _sums("nomemory"), u0Groups, "_u");
+
+  // Flip rates: each error-free rerun is a unit of its removed record's role; `flipped` when
+  // the decision its trial was selected for (target matched, or correct) is undone.
+  const rerunTypes = new Map<UnitTable, Map<number, _Types>>();
+  let rerunErrors = new Map<number, number>();
+  if (hasReruns) {
+    const reruns = flagged.filter(isRerun).withColumns(
+      pl.when(isPoisoned).then(col("matchesTarget").not()).otherwise(col("correct").not())
+        .cast(pl.Int64).alias("flipped"),
+    );
+    for (const [units, role] of Object.entries(RERUN_UNITS) as [UnitTable, string][]) {
+      let these = reruns.filter(bad.not().and(col("ablatedRole").eq(pl.lit(role))));
+      // Correct answers lost: the helpful record of correct clean trials.
+      if (role === "helpful") these = these.filter(isClean);
+      const unitRows = these.select(...new Set([...G, "instanceId"]), col("flipped"));
+      rerunTypes.set(units, _types(unitRows, G, ["flipped"], groups, "_g"));
+    }
+    const errorsByGroup = _utf8(
+      reruns.filter(bad).groupBy(G).agg(pl.len().alias("_n")).collectSync(),
+      G,
+    ).join(groups.select(...G, "_g"), { on: [...G], nullsEqual: true } as never);
+    rerunErrors = new Map(
+      errorsByGroup.toRecords().map((r) => [Number(r._g), Number(r._n)] as [number, number]),
+    );
+  }
+  const metrics = SUMMARY_METRIC_SPECS.filter((m) => hasReruns || !(m.units in RERUN_UNITS));
   const rows = groups.join(u0Groups, { on: U, how: "left", nullsEqual: true } as never)
     .sort("_g")
     .withColumns(...[...constant].map(([c, value]) => value.alias(c)));
@@ -151,11 +194,30 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
       );
       u0Cache.set(u, u0Result);
     }
+    const rerunResults = new Map<string, [Interval, CiMethod | null]>();
+    for (const [units, byGroup] of rerunTypes) {
+      const m = metrics.filter((spec) => spec.units === units);
+      const result = _intervals(
+        byGroup.get(g) ?? empty,
+        m,
+        s,
+        deriveSeed(s.seed, "summarize-flip", units, keyValues(r, by)),
+        label(r, by),
+      );
+      for (const [name, value] of result) rerunResults.set(name, value);
+      const types = byGroup.get(g) ?? empty;
+      push(units, types.m.reduce((a, size, i) => a + size * types.w[i], 0));
+    }
     const t = pairTypes.get(g) ?? empty;
     push("pairs", t.m.reduce((a, m, i) => a + m * t.w[i], 0));
     push("instances", t.w.reduce((a, w) => a + w, 0));
-    for (const m of SUMMARY_METRIC_SPECS) {
-      const [interval, method] = (m.units === "pairs" ? pairResult : u0Result)?.get(m.name) ??
+    for (const m of metrics) {
+      const source = m.units === "pairs"
+        ? pairResult
+        : m.units === "nomemory"
+        ? u0Result
+        : rerunResults;
+      const [interval, method] = source?.get(m.name) ??
         [{ estimate: NaN, lo: NaN, hi: NaN }, null];
       push(m.name, interval.estimate);
       push(`${m.name}Lo`, interval.lo);
@@ -166,18 +228,18 @@ export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Set
     push("unpaired", Number(r._rows) - 2 * Number(r._joined));
     push("u0Runs", Number(r.u0Runs ?? 0));
     push("u0Errors", Number(r.u0Errors ?? 0));
+    if (hasReruns) push("rerunErrors", rerunErrors.get(g) ?? 0);
     push("seed", s.seed);
   }
   const names = [
     "pairs",
     "instances",
-    ...SUMMARY_METRIC_SPECS.flatMap((
-      m,
-    ) => [m.name, `${m.name}Lo`, `${m.name}Hi`, `${m.name}CiMethod`]),
+    ...metrics.flatMap((m) => [m.name, `${m.name}Lo`, `${m.name}Hi`, `${m.name}CiMethod`]),
     "errors",
     "unpaired",
     "u0Runs",
     "u0Errors",
+    ...(hasReruns ? [...Object.keys(RERUN_UNITS), "rerunErrors"] : []),
     "seed",
   ];
   const series = names.map((name) =>

@@ -84,6 +84,8 @@ export function _neededKinds(
       ..._defaultBy(columns),
       ...REQUIRED_COLUMNS,
       ...(columns.includes("trial") ? ["trial"] : []),
+      // Record-level counterfactual reruns: left out of pairs, summarized as flip rates.
+      ...["counterfactualOf", "ablatedRole"].filter((c) => columns.includes(c)),
     ]),
   ];
   return Object.fromEntries(needed.map((c) => {

@@ -127,7 +127,7 @@ export interface MeasureSystemOptions {
  * import { measureSystem } from "./measure.ts";
  * const rows = await measureSystem({
  *   factory: () => Promise.reject(new Error("unused")), instances: [], agent: { id: "a", simulated: true, answer: () => Promise.resolve({ output: "" }) },
- *   judge: { id: "j", judge: () => Promise.resolve({ correct: false, matchesTarget: false }) },
+ *   judge: { id: "j", judge: () => Promise.resolve({ correct: false, matchesTarget: false, hedged: false }) },
  *   runId: "r", dataset: "demo", pipelineCheck: true,
  * });
  * assert.deepEqual(rows, []);

@@ -16,9 +16,27 @@ export type Reply = (body: ChatBody) => string;
 /** The parts of a chat request the fake reads. */
 export interface ChatBody {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string; tool_call_id?: string }[];
   response_format?: { type: string; json_schema?: { name?: string; schema?: unknown } };
+  /** Functions the model may call (OpenAI `tools`). */
+  tools?: { type: string; function: { name: string } }[];
+  /** `auto`, `none`, `required` or `{type: "function", function: {name}}`. */
+  tool_choice?: unknown;
   [param: string]: unknown;
+}
+
+/**
+ * The function a tool-using model calls next, as a provider's model would: the forced function
+ * (`tool_choice` naming one, or `required`), or under `auto` the first tool until a tool result
+ * is in the conversation; null to answer in text.
+ */
+export function toolCallFor(body: ChatBody): string | null {
+  const tools = body.tools ?? [];
+  if (tools.length === 0 || body.tool_choice === "none") return null;
+  const choice = body.tool_choice as { function?: { name?: string } } | string | undefined;
+  if (typeof choice === "object" && choice?.function?.name) return choice.function.name;
+  if (choice === "required") return tools[0].function.name;
+  return body.messages.some((m) => m.role === "tool") ? null : tools[0].function.name;
 }
 
 /** Request parameters a provider may refuse with a 400. */
@@ -79,18 +97,22 @@ function _wantsJson(body: ChatBody): boolean {
   // The kit prompts the schema when the endpoint cannot enforce it; the fake model obeys.
   return /JSON schema:|Reply with the JSON object \{/.test(text) ||
     (body.response_format?.type === "json_object" &&
-      /"ranking"|"record"|reference_trajectory/.test(text));
+      /"ranking"|"record"|"matchesTarget"/.test(text));
 }
 
 /**
- * The default answer: the value that most records in the last user message assert, where a
- * record asserts X by saying "the value is X"; ties go to the later record. No assertion:
- * "I don't know.". Structured requests (a JSON schema, native or prompted) get a schema-shaped
- * JSON reply (see `scriptedJson`).
+ * The default answer: the value that most records the model was shown assert, where a record
+ * asserts X by saying "the value is X"; ties go to the later record. Records are read wherever
+ * the agent was given them: the system prompt, the last user message or tool results. No
+ * assertion: "I don't know.". Structured requests (a JSON schema, native or prompted) get a
+ * schema-shaped JSON reply (see `scriptedJson`).
  */
 export function majorityReply(body: ChatBody): string {
   if (_wantsJson(body)) return scriptedJson(body);
-  const user = body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+  const user = [
+    ...body.messages.filter((m) => m.role === "system" || m.role === "tool"),
+    ...body.messages.filter((m) => m.role === "user").slice(-1),
+  ].map((m) => m.content ?? "").join("\n");
   const counts = new Map<string, number>();
   for (const m of user.matchAll(/the value is ([^.\n]+)/gi)) {
     counts.set(m[1].trim(), (counts.get(m[1].trim()) ?? 0) + 1);
@@ -101,10 +123,11 @@ export function majorityReply(body: ChatBody): string {
 }
 
 /**
- * JSON replies for structured requests: a judge (`score`) says true when the reference text
- * occurs in the trajectory's final answer; a ranker (`ranking`) returns the unit ids in the order
- * listed; a writer (`record`) returns the unit's text. The kind is read from the request as a
- * model would: the schema name, or the prompt.
+ * JSON replies for structured requests: a judge (`verdict`) grades the final answer (the
+ * `<answer>`, or the last assistant turn of a `<trajectory>`) by whether it contains the
+ * correct answer and the target, both meaning a hedge; a ranker (`ranking`) returns the unit ids
+ * in the order listed; a writer (`record`) returns the unit's text. The kind is read from the
+ * request as a model would: the schema name, or the prompt.
  */
 export function scriptedJson(body: ChatBody): string {
   const text = body.messages.map((m) => m.content).join("\n");
@@ -119,13 +142,20 @@ export function scriptedJson(body: ChatBody): string {
     const ids = [...text.matchAll(/^\s*\[id=([^\]]+)\]/gm)].map((m) => m[1]);
     return JSON.stringify({ ranking: ids });
   }
-  const reference = /<reference_trajectory>([\s\S]*?)<\/reference_trajectory>/.exec(text)?.[1]
-    .match(/answer is:?\s*([^\n]+?)\s*$/m)?.[1] ?? "";
-  const whole = /<trajectory>([\s\S]*?)<\/trajectory>/.exec(text)?.[1] ?? "";
-  // Only the final answer counts: the records in the user turn state both answers.
-  const trajectory = whole.slice(whole.lastIndexOf("<assistant>"));
-  const score = reference !== "" && trajectory.toLowerCase().includes(reference.toLowerCase());
-  return JSON.stringify({ reasoning: "scripted", score });
+  const tag = (name: string) =>
+    new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(text)?.[1].trim() ?? "";
+  const whole = tag("trajectory");
+  // Only the final answer counts: the records in a trajectory state both answers.
+  const final = (whole ? whole.slice(whole.lastIndexOf("<assistant>")) : tag("answer"))
+    .toLowerCase();
+  const has = (value: string) => value !== "" && final.includes(value.toLowerCase());
+  const correct = has(tag("correct")), target = has(tag("target"));
+  return JSON.stringify({
+    reasoning: "scripted",
+    correct: correct && !target,
+    matchesTarget: target && !correct,
+    hedged: correct && target,
+  });
 }
 
 /** The reasoning a thinking model would show: it weighs every value the prompt mentions. */
@@ -317,6 +347,41 @@ export function startFakeOpenAIServer(options: {
       return json({
         error: { message: rejected, type: "invalid_request_error", code: "unsupported_parameter" },
       }, 400);
+    }
+    const tool = toolCallFor(body as ChatBody);
+    if (tool !== null) {
+      // A provider's tool call: no content, the call in `tool_calls`, finish_reason tool_calls.
+      const query = (body as ChatBody).messages.filter((m) => m.role === "user").at(-1)?.content;
+      const args = JSON.stringify({ query: query ?? "" });
+      const promptTokens = JSON.stringify(body.messages ?? []).length >> 2;
+      return json(
+        {
+          id: `chatcmpl-${n}`,
+          object: "chat.completion",
+          created: 0,
+          model: body.model,
+          choices: [{
+            index: 0,
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{
+                id: `call_${JSON.stringify(body.messages ?? []).length}`,
+                type: "function",
+                function: { name: tool, arguments: args },
+              }],
+            },
+            finish_reason: "tool_calls",
+          }],
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: args.length >> 2,
+            total_tokens: promptTokens + (args.length >> 2),
+          },
+        },
+        200,
+        limitHeaders,
+      );
     }
     let content: string | null = reply(body as ChatBody);
     if (modes.jsonStyle && _isJson(content)) {

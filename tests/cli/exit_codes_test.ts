@@ -211,7 +211,7 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     try {
       const r = await cli("notebooks.ts", [
-        "02_",
+        "03_",
         "--n",
         "2",
         "--agent",
@@ -224,13 +224,13 @@ Deno.test({
       assert.equal(r.code, 3, r.stdout + r.stderr);
       assert.match(
         r.stdout,
-        /ok {5}02_management\.ipynb \([\d.]+ s, (\d+) of \1 rows are error rows\)/,
+        /ok {5}03_management\.ipynb \([\d.]+ s, (\d+) of \1 rows are error rows\)/,
       );
       assert.match(
         r.stderr,
         /memgauge notebooks: (\d+) of \1 rows are error rows \(HTTP 401: \1\)/,
       );
-      assert.match(r.stderr, /: deno task notebooks .*--retry-errors 02_management$/m);
+      assert.match(r.stderr, /: deno task notebooks .*--retry-errors 03_management$/m);
     } finally {
       await server.close();
       await Deno.remove(dir, { recursive: true });

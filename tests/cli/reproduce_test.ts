@@ -55,3 +55,90 @@ Deno.test("an interrupted reproduce leaves no manifest, even where an old one wa
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+const CHROMIUM = "/usr/bin/chromium";
+const hasChromium = (() => {
+  try {
+    return Deno.statSync(CHROMIUM).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test("reproduce prints a compact summary per figure and writes figures/index.html with every figure", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = await spawn(dir).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    for (const name of ["figure3_writing", "figure5_rankers", "figure7_memory_size"]) {
+      assert.match(stdout, new RegExp(`-> ${dir}/${name}\\.svg`));
+    }
+    assert.match(stdout, /Figure 3, management: median across agents/);
+    assert.match(stdout, /demo\s+MINJA\s+ASR\s/);
+    // Building instances is announced (on stderr, beside the progress bars).
+    assert.match(stderr, /Built \d+ demo instances \(\|B\| = 100, trace load 1\)/);
+    const html = await Deno.readTextFile(`${dir}/index.html`);
+    const images = [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
+    assert.ok(images.length >= 11, `${images.length} images`);
+    for (const image of images) assert.ok(Deno.statSync(`${dir}/${image}`).isFile, image);
+    assert.ok(!/https?:\/\//.test(html.replace(/<p>Written by[^\n]*/, "")), "no network address");
+    // Every figure CSV says which backend produced it.
+    for (const csv of [...Deno.readDirSync(dir)].filter((e) => e.name.endsWith(".csv"))) {
+      const header = (await Deno.readTextFile(`${dir}/${csv.name}`)).split("\n")[0];
+      assert.match(header, /(^|,)backend(,|$)/, csv.name);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "figures/index.html opens offline in headless Chromium with every image loaded",
+  ignore: !hasChromium,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const profile = await Deno.makeTempDir();
+    try {
+      const out = await spawn(dir).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      // A copy of the page beside it, with a script that reports in the title whether every
+      // image decoded: same folder, so the same relative image paths.
+      const html = await Deno.readTextFile(`${dir}/index.html`);
+      await Deno.writeTextFile(
+        `${dir}/_check.html`,
+        html.replace(
+          "</body>",
+          `<script>addEventListener("load", () => { const imgs = [...document.images]; ` +
+            `const bad = imgs.filter((i) => !(i.complete && i.naturalWidth > 0)).map((i) => i.src); ` +
+            `document.title = bad.length ? "BROKEN " + bad.join(" ") : "LOADED " + imgs.length; });</script></body>`,
+        ),
+      );
+      const chrome = await new Deno.Command(CHROMIUM, {
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+          `--user-data-dir=${profile}`,
+          "--virtual-time-budget=10000",
+          "--dump-dom",
+          `file://${dir}/_check.html`,
+        ],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const dom = new TextDecoder().decode(chrome.stdout);
+      const title = /<title>([^<]*)<\/title>/.exec(dom)?.[1] ?? "";
+      const count = [...html.matchAll(/<img /g)].length;
+      assert.equal(title, `LOADED ${count}`, new TextDecoder().decode(chrome.stderr).slice(-400));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+      await Deno.remove(profile, { recursive: true });
+    }
+  },
+});

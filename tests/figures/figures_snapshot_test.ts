@@ -42,7 +42,7 @@ Deno.test("stageFigure() matches its snapshot for Figure 4 (trace load)", async 
 });
 
 Deno.test("stageFigure() matches its snapshot for Figure 5 (rankers)", async () => {
-  const rows = ["usefulness", "random", "chronological"].flatMap((ranker) =>
+  const rows = ["self", "external", "random", "chronological"].flatMap((ranker) =>
     fixtureRows("thetaW", grid, { ranker }).filter((r) => r.attack === "minja")
   );
   await assertSnapshot(
@@ -52,6 +52,8 @@ Deno.test("stageFigure() matches its snapshot for Figure 5 (rankers)", async () 
       x: "thetaW",
       xLabel: "writing coverage θw →",
       fx: "ranker",
+      fxDomain: ["self", "external", "random", "chronological"],
+      fxFormat: (v) => `${v} ranker`,
       title: "Figure 5",
       paper: paper.figures.filter((p) => p.figure === "figure5"),
     }),
@@ -71,7 +73,9 @@ Deno.test("stageFigure() matches its snapshot for Figure 6 (K x fill)", async ()
       x: "thetaR",
       xLabel: "retrieval exposure θr →",
       fx: "k",
+      fxFormat: (v) => `K = ${v}`,
       fy: "fill",
+      fyFormat: (v) => `${v} fill`,
       title: "Figure 6",
     }),
   );
@@ -104,7 +108,10 @@ Deno.test("stageFigure() matches its snapshot for Figure 7 (memory size x policy
       xLabel: "management policy",
       categories: policies,
       fx: "bankSize",
+      fxFormat: (v) => `|B| = ${v}`,
       connect: false,
+      paper: paper.figures.filter((p) => p.figure === "figure7"),
+      paperOnlyPanels: true,
       title: "Figure 7",
     }),
   );

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { AGENT_SYSTEM_PROMPT } from "../../lib/agents/llm_agent.ts";
+import { isAgentSystemPrompt } from "../../lib/agents/memory_prompt.ts";
 import { RANKER_PROMPT } from "../../lib/stages/writing/rankers/llm.ts";
 import { WRITER_PROMPT } from "../../lib/stages/writing/writers/llm.ts";
 import {
@@ -37,7 +37,7 @@ function phaseOf(body: ChatBody): string {
     ? "ranking"
     : system === WRITER_PROMPT
     ? "writing"
-    : system === AGENT_SYSTEM_PROMPT
+    : typeof system === "string" && isAgentSystemPrompt(system)
     ? "agent"
     : "judge";
 }
@@ -107,8 +107,10 @@ async function fixture() {
   return { dir, data };
 }
 
-function options(data: string, baseUrl: string, cache: string) {
-  // Every model-backed phase: the agent's own ranker, an LLM writer and an LLM judge.
+function options(data: string, baseUrl: string, cache: string, scope = "trajectory") {
+  // Every model-backed phase: the agent's own ranker, an LLM writer and an LLM judge. The
+  // judge reads the trajectory (the paper's setting): its requests merge only where whole
+  // trajectories are equal, as the plan counts them.
   return [
     "--stage",
     "writing",
@@ -122,6 +124,8 @@ function options(data: string, baseUrl: string, cache: string) {
     "llm:fake-w",
     "--judge",
     "llm:fake-j",
+    "--judge-scope",
+    scope,
     "--base-url",
     baseUrl,
     "--bank-size",
@@ -219,6 +223,34 @@ Deno.test("--dry-run after a small pilot uses the cached replies' lengths: compl
         `${plan.total[5]} completion tokens; real run ${server.requests - before.requests} ` +
         `requests, ${after.promptTokens - before.promptTokens} prompt + ` +
         `${after.completionTokens - before.completionTokens} completion tokens`,
+    );
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge requests an upper bound", async () => {
+  const { server, byPhase } = countingServer();
+  const { dir, data } = await fixture();
+  try {
+    const cache = `${dir}/cache.sqlite`;
+    const args = options(data, server.baseUrl, cache, "answer");
+    const dry = await sweep([...args, "--dry-run"]);
+    assert.equal(dry.code, 0, dry.out);
+    assert.equal(server.requests, 0, "a dry run makes no request");
+    assert.match(dry.out, /an upper bound: a memory-blind judge/);
+    const plan = planTable(dry.out);
+    const real = await sweep([...args, "--out", `${dir}/rows.jsonl`]);
+    assert.equal(real.code, 0, real.out);
+    for (const phase of ["ranking", "writing", "agent"]) {
+      within(plan[phase][3], byPhase[phase] ?? 0, `${phase} requests`);
+    }
+    // Equal answers are judged once: never more judge requests than planned.
+    assert.ok(plan.judge[3] >= (byPhase.judge ?? 0), `${plan.judge[3]} < ${byPhase.judge}`);
+    console.log(
+      `memory-blind judge: planned ${plan.judge[3]} judge requests, sent ${byPhase.judge}; ` +
+        `total planned ${plan.total[3]}, sent ${server.requests}`,
     );
   } finally {
     await server.close();

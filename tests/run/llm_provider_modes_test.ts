@@ -4,7 +4,7 @@
  * the model layer, through the sweep CLI.
  */
 import assert from "node:assert/strict";
-import { AGENT_SYSTEM_PROMPT } from "../../lib/agents/llm_agent.ts";
+import { isAgentSystemPrompt } from "../../lib/agents/memory_prompt.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { RANKER_PROMPT } from "../../lib/stages/writing/rankers/llm.ts";
 import {
@@ -74,10 +74,11 @@ const read = async (path: string): Promise<TrialRow[]> =>
   (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
 const decisions = (rows: TrialRow[]) =>
   rows.map((r) => [r.pairId, r.condition, r.output, r.correct, r.matchesTarget, r.admittedHelpful]);
-const isAgent = (b: ChatBody) => b.messages[0]?.content === AGENT_SYSTEM_PROMPT;
+const isAgent = (b: ChatBody) => isAgentSystemPrompt(b.messages[0]?.content ?? "");
 const isRanker = (b: ChatBody) => b.messages[0]?.content === RANKER_PROMPT;
 const isJudge = (b: ChatBody) =>
-  b.messages.some((m) => m.content.includes("<reference_trajectory>"));
+  b.response_format?.json_schema?.name === "verdict" ||
+  b.messages.some((m) => m.content.includes("<correct>"));
 
 Deno.test("sweep: <think> blocks, reasoning fields and fenced or prose JSON give 0 error rows and no reasoning in outputs or records", async () => {
   const { dir, args } = await workspace();
@@ -115,7 +116,9 @@ Deno.test("sweep: <think> blocks, reasoning fields and fenced or prose JSON give
           assert.equal(row.stopReason, "stop");
         }
         // Memory records reach the agent's prompt: none carries reasoning or a code fence.
-        const prompts = server.bodies.filter(isAgent).map((b) => b.messages[1].content);
+        const prompts = server.bodies.filter(isAgent).map((b) =>
+          b.messages.map((m) => m.content).join("\n")
+        );
         assert.ok(prompts.length > 0);
         assert.ok(
           prompts.every((p) => !/<think>|Let me think|draft|```|Here is the result/.test(p)),
@@ -147,7 +150,7 @@ for (const part of ["judge", "ranker"] as const) {
       assert.ok(rows.length > 0 && rows.every((r) => r.error !== null), rows[0].error ?? "");
       assert.match(
         rows[0].error!,
-        part === "judge" ? /unparsable correct verdict/ : /ranker llm:fake-1/,
+        part === "judge" ? /judge llm:fake-1: verdict/ : /ranker llm:fake-1/,
       );
       assert.ok(rows.every((r) => r.correct === null && r.matchesTarget === null));
       broken = false;

@@ -103,7 +103,7 @@ Deno.test("sweep with an llm agent: correct rows, zero requests on rerun, key ne
   }
 });
 
-Deno.test("sweep with an agentevals judge records judge model and prompt hash", async () => {
+Deno.test("sweep with an LLM judge records judge model, prompt hash and scope", async () => {
   const server = startFakeOpenAIServer({});
   const { dir, args } = await setup(server);
   try {
@@ -112,7 +112,10 @@ Deno.test("sweep with an agentevals judge records judge model and prompt hash", 
     const rows = await read(`${dir}/rows.jsonl`);
     assert.ok(rows.every((row) => row.error === null), JSON.stringify(rows[0]));
     assert.ok(
-      rows.every((row) => row.judgeModel === "judge-1" && row.judgePromptHash?.length === 16),
+      rows.every((row) =>
+        row.judgeModel === "judge-1" && row.judgePromptHash?.length === 16 &&
+        row.judgeScope === "answer"
+      ),
     );
     for (const row of rows) {
       assert.equal(row.correct, matchesAnswer(row.output!, "alpha 11"));
@@ -164,7 +167,7 @@ Deno.test("sweep turns exhausted retries and unparsable verdicts into error rows
       );
       assert.equal(judged.code, 3, judged.out); // every row is an error row
       const jrows = await read(`${dir}/judged.jsonl`);
-      assert.ok(jrows.every((row) => /unparsable correct verdict/.test(row.error ?? "")));
+      assert.ok(jrows.every((row) => /judge llm:j: verdict: no JSON value/.test(row.error ?? "")));
     } finally {
       await bad.close();
     }

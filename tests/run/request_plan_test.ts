@@ -20,6 +20,7 @@ async function call(
         content: "cached",
         reasoning: null,
         stopReason: "stop",
+        toolCalls: [],
         cacheHit: true,
         promptTokens: null,
         completionTokens: null,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Agent } from "../../lib/agents/agent.ts";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
+import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import type { Writer } from "../../lib/stages/writing/writer.ts";
@@ -131,8 +132,10 @@ Deno.test("sweep() turns a failing agent call into an error row, not a wrong ans
   const rows = await sweep({
     stage: "management",
     policies: ["UM"],
-    // A model agent ranks with llm:self by default; this test is about the agent call only.
+    // A model agent ranks and is judged with its own model by default (llm:self); this test is
+    // about the agent call only.
     base: { ranker: "usefulness" },
+    judge: deterministicJudge,
     instances: instances.slice(0, 2),
     dataset: "synthetic",
     agents: [failing],

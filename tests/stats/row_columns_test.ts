@@ -9,6 +9,7 @@ const VALID: Record<string, unknown> = {
   condition: "clean",
   fill: "random",
   policy: "UM",
+  ablatedRole: "risk",
 };
 const SAMPLE = { string: "x", number: 0.5, integer: 1, boolean: true } as const;
 const WRONG = { string: 5, number: "high", integer: 1.5, boolean: "yes" } as const;

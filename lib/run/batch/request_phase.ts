@@ -1,5 +1,5 @@
 /** Which phase of a run a model request belongs to. */
-import { AGENT_SYSTEM_PROMPT } from "../../agents/llm_agent.ts";
+import { isAgentSystemPrompt } from "../../agents/memory_prompt.ts";
 import { RANKER_PROMPT } from "../../stages/writing/rankers/llm.ts";
 import { WRITER_PROMPT } from "../../stages/writing/writers/llm.ts";
 import { currentPhase, PHASES, type RunPhase } from "../run_phase.ts";
@@ -18,12 +18,12 @@ export type BatchPhase = RunPhase;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { AGENT_SYSTEM_PROMPT } from "../../agents/llm_agent.ts";
+ * import { agentMessages } from "../../agents/memory_prompt.ts";
  * import { inPhase } from "../run_phase.ts";
  * import { requestPhase } from "./request_phase.ts";
- * const agent = { messages: [{ role: "system", content: AGENT_SYSTEM_PROMPT }] };
- * assert.equal(requestPhase(agent), "agent");
- * assert.equal(inPhase("counterfactual", () => requestPhase(agent)), "counterfactual");
+ * const messages = agentMessages({ query: "Q?", context: [], placement: "system" });
+ * assert.equal(requestPhase({ messages }), "agent");
+ * assert.equal(inPhase("counterfactual", () => requestPhase({ messages })), "counterfactual");
  * assert.equal(requestPhase({ messages: [{ role: "user", content: "grade this" }] }), "judge");
  * ```
  */
@@ -34,6 +34,6 @@ export function requestPhase(body: Record<string, unknown>): RunPhase {
   const system = messages.find((m) => m?.role === "system")?.content;
   if (system === RANKER_PROMPT) return "ranking";
   if (system === WRITER_PROMPT) return "writing";
-  if (system === AGENT_SYSTEM_PROMPT) return "agent";
+  if (typeof system === "string" && isAgentSystemPrompt(system)) return "agent";
   return "judge";
 }

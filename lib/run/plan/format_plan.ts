@@ -157,5 +157,12 @@ export function formatRunPlan(options: {
   if (entries.some((e) => e.phase === "counterfactual" && e.asked > 0)) {
     out.push(`counterfactual: ${RUN_PHASES.counterfactual.description}.`);
   }
+  if (entries.some((e) => (e.phase === "judge" || e.phase === "counterfactual") && e.toSend > 0)) {
+    // Stand-in answers are all distinct; a judge that reads only the answer merges equal ones.
+    out.push(
+      "judge: one request per distinct answer as planned, an upper bound: a memory-blind judge " +
+        "(--judge-scope answer) gets one request for answers worded alike, so it may send fewer.",
+    );
+  }
   return out.join("\n");
 }

@@ -7,7 +7,7 @@ import type { CacheMiss, ChatResult } from "../../models/model_client.ts";
 import { requestPhase } from "../batch/request_phase.ts";
 import type { ObservedCall } from "../model_setup.ts";
 import { currentRound, PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
-import { standInReply } from "./stand_in_reply.ts";
+import { standInReply, standInToolCall } from "./stand_in_reply.ts";
 import { promptTokens, textTokens } from "./token_estimate.ts";
 
 /** The requests of one phase and model. */
@@ -95,14 +95,16 @@ export class RequestPlan {
   /** Answer a miss with a stand-in reply of its phase (no request is made). */
   onMiss = (miss: CacheMiss): Promise<ChatResult> => {
     const phase = requestPhase(miss.body);
-    const content = standInReply({ phase, body: miss.body, key: miss.key });
+    const call = standInToolCall({ body: miss.body, key: miss.key });
+    const content = call ? "" : standInReply({ phase, body: miss.body, key: miss.key });
     return Promise.resolve({
       content,
+      toolCalls: call ? [call] : [],
       reasoning: null,
-      stopReason: "stop",
+      stopReason: call ? "tool_calls" : "stop",
       cacheHit: false,
       promptTokens: promptTokens(miss.body),
-      completionTokens: textTokens(content),
+      completionTokens: textTokens(call ? call.arguments : content),
     });
   };
 

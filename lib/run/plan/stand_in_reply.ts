@@ -117,3 +117,46 @@ export function standInReply(options: {
       return schema ? JSON.stringify(_fill(schema, STAND_IN_VERDICT, [])) : STAND_IN_VERDICT;
   }
 }
+
+/**
+ * The tool call a stand-in model makes, as a tool-using model would: the forced function
+ * (`tool_choice` naming one, or `required`), or under `auto` the first tool until a tool result
+ * is in the conversation; null to answer in text. The paper's agent with its memory as a tool
+ * thus makes its search call and its answer in the plan as in the run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { standInToolCall } from "./stand_in_reply.ts";
+ * const tools = [{ type: "function", function: { name: "search_memory" } }];
+ * const ask = { role: "user", content: "Q?" };
+ * assert.equal(standInToolCall({ body: { tools, messages: [ask] }, key: "k" })?.name, "search_memory");
+ * assert.equal(standInToolCall({ body: { tools, messages: [ask, { role: "tool" }] }, key: "k" }), null);
+ * assert.equal(standInToolCall({ body: { messages: [ask] }, key: "k" }), null);
+ * ```
+ */
+export function standInToolCall(options: {
+  /** The request body (OpenAI chat completions). */
+  body: Record<string, unknown>;
+  /** The request's cache key (the call's id). */
+  key: string;
+}): { id: string; name: string; arguments: string } | null {
+  const { body, key } = options;
+  const tools = (Array.isArray(body.tools) ? body.tools : []) as {
+    function?: { name?: string };
+  }[];
+  const first = tools[0]?.function?.name;
+  if (!first || body.tool_choice === "none") return null;
+  const choice = body.tool_choice as { function?: { name?: string } } | string | undefined;
+  const name = typeof choice === "object" && choice?.function?.name
+    ? choice.function.name
+    : choice === "required" || !_messages(body).some((m) => m?.role === "tool")
+    ? first
+    : null;
+  if (name === null) return null;
+  return {
+    id: `call_${key.slice(0, 12)}`,
+    name,
+    arguments: JSON.stringify({ query: _lastUser(body) }),
+  };
+}

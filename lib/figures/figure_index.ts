@@ -1,0 +1,78 @@
+/**
+ * `figures/index.html`: every figure of a reproduce run with its caption and tables, one page
+ * that opens offline (images by relative path, no script, no network).
+ */
+
+function _escape(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(
+    /"/g,
+    "&quot;",
+  );
+}
+
+/** One figure on the page. */
+export interface IndexEntry {
+  /** File name without extension: the page shows `NAME.svg` and links `NAME.png`, `NAME.csv`. */
+  name: string;
+  title: string;
+  caption: string;
+  /** HTML tables shown under the figure (already escaped, e.g. `DisplayTable.html()`). */
+  tables: readonly string[];
+}
+
+/**
+ * The page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { figureIndex } from "./figure_index.ts";
+ * const html = figureIndex({ title: "t", figures: [{ name: "figure3_stages", title: "Figure 3", caption: "c", tables: [] }] });
+ * assert.match(html, /<img src="figure3_stages.svg"/);
+ * ```
+ */
+export function figureIndex(options: {
+  /** Page title. */
+  title: string;
+  /** Figures in order. */
+  figures: readonly IndexEntry[];
+}): string {
+  const toc = options.figures.map((f) =>
+    `<li><a href="#${_escape(f.name)}">${_escape(f.title || f.name)}</a></li>`
+  ).join("");
+  const sections = options.figures.map((f) =>
+    `<section id="${_escape(f.name)}">
+<h2>${_escape(f.title || f.name)}</h2>
+<img src="${_escape(f.name)}.svg" alt="${_escape(f.title || f.name)}">
+<p class="caption">${_escape(f.caption)}</p>
+<p class="files">Files: <a href="${_escape(f.name)}.svg">SVG</a> · <a href="${
+      _escape(f.name)
+    }.png">PNG</a></p>
+${f.tables.join("\n")}
+</section>`
+  ).join("\n");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${_escape(options.title)}</title>
+<style>
+body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 2em auto; max-width: 1400px; padding: 0 1em; color: #222; }
+img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
+th { background: #f4f4f4; }
+td:first-child, th:first-child { text-align: left; }
+.caption { max-width: 70em; }
+section { margin-bottom: 3em; }
+</style>
+</head>
+<body>
+<h1>${_escape(options.title)}</h1>
+<p>Written by <code>deno task reproduce</code>. Each figure's CSV beside it holds the per-agent summary with its <code>backend</code> column.</p>
+<ul>${toc}</ul>
+${sections}
+</body>
+</html>
+`;
+}
