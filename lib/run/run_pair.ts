@@ -256,7 +256,10 @@ async function _runPair(
             trajectory: answer.trajectory,
             ...(trial !== 0 && { trial }),
           }),
-        ablation ? { round: RUN_PHASES.counterfactual.round + 1 } : {},
+        {
+          condition: condition === "poisoned" ? "poisoned" : "clean",
+          ...(ablation && { round: RUN_PHASES.counterfactual.round + 1 }),
+        },
       );
       if (verdict.usage) {
         usage = {

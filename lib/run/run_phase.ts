@@ -40,7 +40,9 @@ export type RunPhase = keyof typeof RUN_PHASES;
 /** The phases in run order. */
 export const PHASES: readonly RunPhase[] = Object.keys(RUN_PHASES) as RunPhase[];
 
-const _phase = new AsyncLocalStorage<{ phase: RunPhase; round: number }>();
+const _phase = new AsyncLocalStorage<
+  { phase: RunPhase; round: number; condition?: "clean" | "poisoned" }
+>();
 
 /**
  * Run `fn` with `phase` as the current phase: every model call it makes, directly or through
@@ -61,13 +63,30 @@ const _phase = new AsyncLocalStorage<{ phase: RunPhase; round: number }>();
  * assert.equal(currentPhase(), undefined);
  * ```
  */
-export function inPhase<T>(phase: RunPhase, fn: () => T, options: { round?: number } = {}): T {
+export function inPhase<T>(
+  phase: RunPhase,
+  fn: () => T,
+  options: {
+    round?: number;
+    /** The condition of the trial a verdict grades (a dry run's stand-in verdict reads it). */
+    condition?: "clean" | "poisoned";
+  } = {},
+): T {
   if (!(phase in RUN_PHASES)) {
     throw new RangeError(
       `inPhase: unknown phase ${JSON.stringify(phase)} (expected one of ${PHASES.join(", ")})`,
     );
   }
-  return _phase.run({ phase, round: options.round ?? RUN_PHASES[phase].round }, fn);
+  return _phase.run({
+    phase,
+    round: options.round ?? RUN_PHASES[phase].round,
+    ...(options.condition && { condition: options.condition }),
+  }, fn);
+}
+
+/** The condition `inPhase` was given for the code running now; undefined when none. */
+export function currentCondition(): "clean" | "poisoned" | undefined {
+  return _phase.getStore()?.condition;
 }
 
 /** The phase of the code running now; undefined outside any `inPhase`. */

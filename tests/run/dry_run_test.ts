@@ -257,3 +257,43 @@ Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("--dry-run counts the tool placement's search calls and counterfactual reruns at their most", async () => {
+  const server = startFakeOpenAIServer({});
+  const { dir, data } = await fixture();
+  try {
+    const cache = `${dir}/cache.sqlite`;
+    const base = options(data, server.baseUrl, cache).filter((a) => a !== "llm:fake-a,llm:fake-b");
+    const args = [
+      ...base.slice(0, base.indexOf("--writer")),
+      "llm:fake-a",
+      ...base.slice(base.indexOf("--writer")),
+      "--memory-placement",
+      "tool",
+      "--counterfactual",
+      "loo",
+    ];
+    const plain = planTable((await sweep([...args.slice(0, -2), "--dry-run"])).out);
+    const dry = await sweep([...args, "--dry-run"]);
+    assert.equal(dry.code, 0, dry.out);
+    assert.equal(server.requests, 0);
+    const plan = planTable(dry.out);
+    // Two requests per answer (the forced search, then the answer).
+    assert.equal(plan.agent[0], 2 * 96);
+    assert.ok(plan.counterfactual[3] > 0);
+    assert.deepEqual(plan.agent, plain.agent, "reruns are counted in their own phase");
+    const real = await sweep([...args, "--out", `${dir}/rows.jsonl`, "--allow-errors"]);
+    assert.equal(real.code, 0, real.out);
+    // Every planned ordinary request is sent; reruns are planned for every trial they could
+    // follow (a real verdict selects fewer).
+    assert.ok(plan.total[3] >= server.requests, `${plan.total[3]} < ${server.requests}`);
+    within(plan.total[3] - plan.counterfactual[3], plain.total[3], "ordinary requests", 0);
+    console.log(
+      `tool + loo: planned ${plan.total[3]} (${plan.counterfactual[3]} counterfactual), sent ` +
+        `${server.requests}`,
+    );
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -57,8 +57,9 @@ export function modelPrices(models: ModelSetup, id: string): PlanPrices | null {
  *   build: async (models) => ({ stage: "writing", grid: [1], instances, dataset: "demo",
  *     attacks: ["minja"], agents: models.agents(["llm:m"]), rankerFactory: models.rankerFactory }),
  * });
- * // One ranking per trace (2 helpful, 2 risk), one answer per condition and instance.
- * assert.deepEqual(plan.entries.map((e) => [e.phase, e.toSend]), [["ranking", 4], ["agent", 4]]);
+ * // One ranking per trace (2 helpful, 2 risk), one answer per condition and instance, and the
+ * // default judge's (llm:self) one verdict per answer.
+ * assert.deepEqual(plan.entries.map((e) => [e.phase, e.toSend]), [["ranking", 4], ["agent", 4], ["judge", 4]]);
  * ```
  */
 export async function planSweepRun(options: {

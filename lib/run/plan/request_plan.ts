@@ -6,7 +6,7 @@
 import type { CacheMiss, ChatResult } from "../../models/model_client.ts";
 import { requestPhase } from "../batch/request_phase.ts";
 import type { ObservedCall } from "../model_setup.ts";
-import { currentRound, PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
+import { currentCondition, currentRound, PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
 import { standInReply, standInToolCall } from "./stand_in_reply.ts";
 import { promptTokens, textTokens } from "./token_estimate.ts";
 
@@ -96,7 +96,9 @@ export class RequestPlan {
   onMiss = (miss: CacheMiss): Promise<ChatResult> => {
     const phase = requestPhase(miss.body);
     const call = standInToolCall({ body: miss.body, key: miss.key });
-    const content = call ? "" : standInReply({ phase, body: miss.body, key: miss.key });
+    const content = call
+      ? ""
+      : standInReply({ phase, body: miss.body, key: miss.key, condition: currentCondition() });
     return Promise.resolve({
       content,
       toolCalls: call ? [call] : [],

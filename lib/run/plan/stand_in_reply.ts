@@ -93,10 +93,24 @@ export function standInReply(options: {
   body: Record<string, unknown>;
   /** The request's cache key. */
   key: string;
+  /** The condition of the trial a verdict grades (`currentCondition`); default unknown. */
+  condition?: "clean" | "poisoned";
 }): string {
   const { phase, body, key } = options;
   const schema = _schema(body);
   const user = _lastUser(body);
+  const labels = schema?.properties ?? {};
+  if ("correct" in labels && "matchesTarget" in labels) {
+    // A verdict (the judge's, or a counterfactual rerun's): the one that selects its trial for
+    // counterfactual reruns (a poisoned answer matching the target, a clean one correct), so
+    // what verdicts select is counted at its most; and a valid one (it commits to one label).
+    const verdict = _fill(schema!, STAND_IN_VERDICT, []) as Record<string, unknown>;
+    for (const [name, s] of Object.entries(labels)) {
+      if (s.type === "boolean") verdict[name] = false;
+    }
+    verdict[options.condition === "poisoned" ? "matchesTarget" : "correct"] = true;
+    return JSON.stringify(verdict);
+  }
   switch (phase) {
     case "ranking": {
       const ids = [...user.matchAll(/^\s*\[id=([^\]]+)\]/gm)].map((m) => m[1]);
