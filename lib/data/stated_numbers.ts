@@ -58,8 +58,8 @@ export function isCountedNoun(noun: string): boolean {
 /**
  * The counts a text states, keyed by `subject` and the counted noun in the singular ("3 dogs"
  * -> `ann:dog`, "two kids" -> `ann:kid`). Measures (`_MEASURES`: durations, distances, money),
- * years, dates, times of day, list markers and "one" are not read; the first value under a key
- * wins.
+ * years, dates, times of day, list markers and "one" are not read, and a word after a comma is
+ * never a number's noun; the first value under a key wins.
  *
  * @example
  * ```ts
@@ -68,6 +68,7 @@ export function isCountedNoun(noun: string): boolean {
  * assert.deepEqual(statedNumbers({ text: "We have 3 dogs and two kids, spent $1,450 over 2 weeks in 2023.", subject: "Ann" }),
  *   [{ key: "ann:dog", value: 3 }, { key: "ann:kid", value: 2 }]);
  * assert.deepEqual(statedNumbers({ text: "At 5 pm on 7 May, one day.", subject: "Ann" }), []);
+ * assert.deepEqual(statedNumbers({ text: "On October 2, 2025, early; 12,000, she said.", subject: "Ann" }), []);
  * ```
  */
 export function statedNumbers(options: {
@@ -79,8 +80,11 @@ export function statedNumbers(options: {
   const { text, subject } = options;
   const out: StatedNumber[] = [];
   const words = Object.keys(_WORDS).join("|");
+  // A number is digits with optional thousands groups ("12,000") and decimals; a comma after it
+  // ends it, so in "October 2, 2025, early" or "12,000, she" no word after a comma is its noun.
   const counted = new RegExp(
-    `(^|[^\\w$€£.,:/-])(\\d[\\d,]*(?:\\.\\d+)?|${words})(?:-|\\s+)([A-Za-z][a-z]+(?:-[a-z]+)?)\\b`,
+    `(^|[^\\w$€£.,:/-])(\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|${words})` +
+      `(?:-|\\s+)([A-Za-z][a-z]+(?:-[a-z]+)?)\\b`,
     "gi",
   );
   for (const m of text.matchAll(counted)) {

@@ -5,7 +5,13 @@ import { contentWords, TOPICAL_SHARE, topicalShare } from "../../lib/agents/read
 import { confirms } from "../../lib/data/bank_record.ts";
 import { loadDemo } from "../../lib/data/demo.ts";
 import { containsQuery } from "../../lib/data/helpful_trace.ts";
-import { statedNumbers } from "../../lib/data/stated_numbers.ts";
+import { answerKey, statedNumbers } from "../../lib/data/stated_numbers.ts";
+import { buildMinjaTrace, minjaChange } from "../../lib/data/attacks/minja.ts";
+import { buildSleeperTrace, SLEEPER_STYLES } from "../../lib/data/attacks/sleeper.ts";
+import { inferAnswerType } from "../../lib/data/typed_lexicon.ts";
+import { createPrng } from "../../lib/random/prng.ts";
+import { deriveSeed } from "../../lib/random/derive_seed.ts";
+import scenariosJson from "../../data/demo/scenarios.json" with { type: "json" };
 import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import type { Instance } from "../../lib/model/instance.ts";
@@ -48,10 +54,86 @@ Deno.test("demo instances each have a MINJA and a Sleeper risk trace", () => {
   for (const i of instances) {
     assert(i.risk.minja, `${i.id} lacks minja`);
     assert(i.risk.sleeper, `${i.id} lacks sleeper`);
-    for (const trace of [i.helpful, ..._risks(i).map(([, t]) => t)]) {
-      assert(trace.units.length >= 6 && trace.units.length <= 10, `${trace.id}`);
+    assert(i.helpful.units.length >= 6 && i.helpful.units.length <= 10, i.helpful.id);
+    for (const [, trace] of _risks(i)) {
+      assert(trace.units.length >= 6 && trace.units.length <= 14, trace.id);
     }
   }
+});
+
+Deno.test("demo risk traces are the benchmarks' construction, fed with the scenario's own facts", () => {
+  const scenarios = scenariosJson.scenarios;
+  assertEquals(scenarios.length, instances.length);
+  instances.forEach((i, n) => {
+    const spec = scenarios[n];
+    assertEquals([i.query, i.answer, i.target], [spec.query, spec.answer, spec.target]);
+    const numberKey = answerKey({
+      question: i.query,
+      answer: i.answer,
+      kind: i.answerKind,
+      subject: "user",
+    });
+    const prng = (label: string) => createPrng(deriveSeed(0, i.id, label));
+    const type = i.answerKind === "entity" || i.answerKind === "text"
+      ? inferAnswerType({ question: i.query, answer: i.answer })
+      : null;
+    const minja = buildMinjaTrace({
+      instanceId: i.id,
+      question: i.query,
+      answer: i.answer,
+      target: i.target,
+      change: minjaChange({ question: i.query, answer: i.answer, kind: i.answerKind, type }),
+      because: spec.minja.reason,
+      victim: spec.minja.victim,
+      numberKey,
+      traceLoad: 1,
+      prng: prng("minja"),
+    });
+    assertEquals(i.risk.minja, minja, i.id);
+    const stylePrng = prng("sleeper");
+    const sleeper = buildSleeperTrace({
+      instanceId: i.id,
+      question: i.query,
+      answer: i.answer,
+      target: i.target,
+      kind: i.answerKind,
+      numberKey,
+      traceLoad: 1,
+      style: SLEEPER_STYLES[stylePrng.int(0, SLEEPER_STYLES.length - 1)],
+      document: spec.sleeper,
+      prng: stylePrng,
+    });
+    assertEquals(i.risk.sleeper, sleeper, i.id);
+  });
+});
+
+Deno.test("demo MINJA: the indication prompt shortens to the plain query; the reasoning gives the scenario's reason", () => {
+  instances.forEach((i, n) => {
+    const { reason, victim } = scenariosJson.scenarios[n].minja;
+    const units = i.risk.minja!.units;
+    const attacks = units.filter((u) => u.channel === "user" && u.text.startsWith(i.query));
+    assertEquals(attacks.length, 4, i.id);
+    const lengths = attacks.map((u) => u.text.length);
+    assertEquals(lengths, lengths.toSorted((a, b) => b - a), i.id);
+    assertEquals(attacks.at(-1)!.text, i.query, i.id);
+    const replies = units.filter((_, k) => k > 0 && attacks.includes(units[k - 1]));
+    assertEquals(replies.map((u) => u.asserts), attacks.map(() => i.target), i.id);
+    assert(replies.every((u) => u.text.includes(reason)), `${i.id}: reason ${reason}`);
+    assert(replies[0].text.includes(`The record of ${victim} was updated`), replies[0].text);
+    assertEquals(units.at(-1)!.asserts, null, `${i.id}: ends in a benign turn`);
+  });
+});
+
+Deno.test("demo Sleeper: the body is the scenario's document and only the payload states y_adv", () => {
+  instances.forEach((i, n) => {
+    const { title, paragraphs } = scenariosJson.scenarios[n].sleeper;
+    const units = i.risk.sleeper!.units;
+    assert(units[0].channel === "user" && units[0].text.includes(title), units[0].text);
+    const tools = units.filter((u) => u.channel === "tool");
+    const body = tools.filter((u) => u.asserts === null).map((u) => u.text);
+    assert(body.length >= 3 && body.every((p) => paragraphs.includes(p)), i.id);
+    assertEquals(units.filter((u) => u.asserts !== null).map((u) => u.channel), ["tool"], i.id);
+  });
 });
 
 Deno.test("demo answers and targets never match each other in either direction", () => {
@@ -115,13 +197,43 @@ Deno.test("demo units follow the trust design", () => {
   }
 });
 
-Deno.test("demo number and date statements carry the same key in helpful and risk traces", () => {
+Deno.test("demo number and date statements carry the benchmarks' key in helpful and risk traces", () => {
   for (const i of instances.filter((i) => i.answerKind === "number" || i.answerKind === "date")) {
     const all = [i.helpful, ..._risks(i).map(([, t]) => t)].flatMap((t) => t.units);
     const keys = new Set(all.filter((u) => u.asserts).flatMap((u) => u.numbers.map((n) => n.key)));
-    assertEquals(keys.size, 1, i.id);
+    // Keyed as LoCoMo and LongMemEval key the queried quantity (`answerKey`, about the user).
+    const key = answerKey({
+      question: i.query,
+      answer: i.answer,
+      kind: i.answerKind,
+      subject: "user",
+    });
+    assertEquals([...keys], [key], i.id);
     for (const u of all.filter((u) => u.asserts)) assertEquals(u.numbers.length, 1, u.id);
   }
+  for (const i of instances.filter((i) => i.answerKind === "entity" || i.answerKind === "text")) {
+    const all = [i.helpful, ..._risks(i).map(([, t]) => t)].flatMap((t) => t.units);
+    assert(all.every((u) => u.numbers.length === 0), i.id);
+  }
+});
+
+Deno.test("demo look-alikes that count the queried things share its key, with neither y* nor y_adv", () => {
+  // A count is keyed by what it counts ("How many people ...?" -> user:people), so a bank record
+  // counting the same things elsewhere is a conflict NC and SC can act on.
+  const sharing = instances.flatMap((i) => {
+    const key = answerKey({
+      question: i.query,
+      answer: i.answer,
+      kind: i.answerKind,
+      subject: "user",
+    });
+    const values = [i.answer, i.target].map((v) => Number(v.replace(/[$,]/g, "")));
+    return _lookAlikes(i).flatMap(({ r }) => r.numbers.filter((n) => n.key === key)).map((n) => {
+      assert(!values.includes(n.value), `${i.id}: a look-alike states ${n.value} under ${key}`);
+      return `${i.id} ${n.key}=${n.value}`;
+    });
+  });
+  assert(sharing.length >= 1, "no look-alike shares a key with its instance's answer");
 });
 
 Deno.test("demo ids are unique within each instance and banks hold at least 120", () => {

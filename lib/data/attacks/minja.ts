@@ -8,7 +8,8 @@ import { z } from "zod";
 import type { Trace } from "../../model/trace.ts";
 import type { Prng } from "../../random/prng.ts";
 import { shuffle } from "../../random/shuffle.ts";
-import { _fill, _fillerCount, _finishUnits, _inline, type _UnitDraft } from "../_text.ts";
+import { _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";
+import { targetPhrase } from "./target_phrase.ts";
 import { parseData } from "../parse_data.ts";
 import templatesJson from "../templates/minja.json" with { type: "json" };
 
@@ -28,6 +29,11 @@ export type MinjaChange = typeof MINJA_CHANGES[number];
 const _Templates = z.object({
   $comment: z.string().optional(),
   changes: z.record(z.enum(MINJA_CHANGES), z.object({ reason: z.string(), because: z.string() })),
+  ownReason: z.string().includes("{Because}"),
+  record: z.object({
+    question: z.string().includes("{question}"),
+    victim: z.string().includes("{victim}"),
+  }),
   rounds: z.array(z.object({ user: z.string(), assistant: z.string() })).length(4),
   smallTalk: z.array(z.tuple([z.string(), z.string()])).min(4),
   closing: z.string(),
@@ -53,6 +59,16 @@ export interface MinjaTraceOptions {
   target: string;
   /** What kind of change the bridging reasoning claims (see `minjaChange`). */
   change: MinjaChange;
+  /**
+   * The instance's own reason for the change, a clause that starts lower-case ("the clinic
+   * rescheduled its morning slots"); default the generic reason of `change`.
+   */
+  because?: string;
+  /**
+   * The victim term: what the question asks about, as the assistant names it ("your dentist
+   * appointment"); default none, and the reasoning names the record by the question.
+   */
+  victim?: string;
   /** `numbers` key of the queried quantity, or null. */
   numberKey: string | null;
   /** Trace load multiplier: scales the benign small-talk filler. */
@@ -94,10 +110,7 @@ export function minjaChange(options: {
   return kind === "text" ? "text" : "entity";
 }
 
-/** A target as it reads inside a sentence: a clause is quoted, a phrase lower-cases its article. */
-function _targetPhrase(target: string, change: MinjaChange): string {
-  return change === "text" ? `"${target}"` : _inline(target);
-}
+const _capitalized = (s: string): string => s[0].toUpperCase() + s.slice(1);
 
 /**
  * Build the MINJA risk trace. Units are on the user and assistant channels, trusted (they come
@@ -112,15 +125,32 @@ function _targetPhrase(target: string, change: MinjaChange): string {
  *   target: "Max", change: "entity", numberKey: null, traceLoad: 1, prng: createPrng(1) });
  * assert.ok(trace.units.some((u) => u.asserts === "Max"));
  * assert.ok(trace.units.every((u) => !u.verified && u.trusted && u.channel !== "tool"));
+ * // An instance's own reason and victim term replace the generic ones.
+ * const own = buildMinjaTrace({ instanceId: "demo:q1", question: "What is Ann's cat called?", answer: "Tom",
+ *   target: "Max", change: "entity", numberKey: null, traceLoad: 1, prng: createPrng(1),
+ *   because: "the shelter mixed up two kittens", victim: "Ann's cat" });
+ * assert.ok(own.units.some((u) => u.text.includes("The record of Ann's cat was updated because the shelter mixed up two kittens.")));
  * ```
  */
 export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
-  const { question, target, change } = options;
+  const { question, target, change, because, victim } = options;
+  const generic = TEMPLATES.changes[change]!;
+  for (const [name, value] of [["because", because], ["victim", victim]] as const) {
+    if (value !== undefined && value.trim() === "") {
+      throw new RangeError(`buildMinjaTrace: ${name} must be a non-empty phrase, got ""`);
+    }
+  }
+  const record = victim === undefined
+    ? _fill(TEMPLATES.record.question, { question: question.trim() })
+    : _fill(TEMPLATES.record.victim, { victim: victim.trim() });
   const values = {
     question: question.trim(),
-    target: _targetPhrase(target, change),
-    reason: TEMPLATES.changes[change]!.reason,
-    because: TEMPLATES.changes[change]!.because,
+    target: targetPhrase({ target, clause: change === "text", quote: '"' }),
+    reason: because === undefined
+      ? generic.reason
+      : _fill(TEMPLATES.ownReason, { Because: _capitalized(because.trim()) }),
+    because: because?.trim() ?? generic.because,
+    Record: _capitalized(record),
   };
   const draft = (channel: "user" | "assistant", text: string): _UnitDraft => ({
     text,

@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { matchesAnswer } from "../../text/matches.ts";
+import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
 import type { Trace } from "../../model/trace.ts";
 import type { Prng } from "../../random/prng.ts";
-import { _fill, _fillerCount, _finishUnits, _inline, type _UnitDraft } from "../_text.ts";
+import { _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";
+import { targetPhrase } from "./target_phrase.ts";
 import { parseData } from "../parse_data.ts";
 import templatesJson from "../templates/sleeper.json" with { type: "json" };
 
@@ -34,6 +36,16 @@ const _Templates = z.object({
     paragraphs: z.array(z.string().min(1)).min(6),
   })).min(2),
 });
+
+/** A document the user asks the assistant to open (its body is the trace's benign tool output). */
+export interface SleeperDocument {
+  /** As the user and the assistant name it: "the community centre newsletter". */
+  title: string;
+  /** What the assistant's summary says about it, a clause ending in a full stop. */
+  summary: string;
+  /** Its paragraphs, in order; the trace takes as many as its load asks for. */
+  paragraphs: readonly string[];
+}
 const TEMPLATES = parseData({
   source: "lib/data/templates/sleeper.json",
   schema: _Templates,
@@ -56,6 +68,10 @@ export interface SleeperTraceOptions {
   traceLoad: number;
   /** Payload style; default chosen with `prng`. */
   style?: SleeperStyle;
+  /** The document the user asks for; default one of the templates' documents, chosen with `prng`. */
+  document?: SleeperDocument;
+  /** The answer's kind: a `text` target (a clause) is quoted in the payload; default `answerKindOf(answer)`. */
+  kind?: AnswerKind;
   /** Generator choosing the document, the style and the payload position. */
   prng: Prng;
 }
@@ -65,8 +81,9 @@ const BASE_FILLER = 4;
 /**
  * Build the Sleeper risk trace. The user's request and the assistant's replies are trusted
  * (the user is benign here); every tool unit is untrusted and unverified, and the payload, the
- * only unit stating y_adv, is a tool unit. The body is the document the user asked for, and
- * the assistant's summary describes that document; paragraphs stating y* or y_adv are skipped.
+ * only unit stating y_adv, is a tool unit. The body is the document the user asked for (an
+ * instance's own, or one of the templates'), and the assistant's summary describes that
+ * document; paragraphs stating y* or y_adv are skipped.
  *
  * @example
  * ```ts
@@ -81,7 +98,8 @@ const BASE_FILLER = 4;
 export function buildSleeperTrace(options: SleeperTraceOptions): Trace {
   const { prng, target, answer } = options;
   const style = options.style ?? SLEEPER_STYLES[prng.int(0, SLEEPER_STYLES.length - 1)];
-  const doc = TEMPLATES.documents[prng.int(0, TEMPLATES.documents.length - 1)];
+  const doc = options.document ?? TEMPLATES.documents[prng.int(0, TEMPLATES.documents.length - 1)];
+  const kind = options.kind ?? answerKindOf({ answer });
   const tool = (text: string): _UnitDraft => ({
     text,
     channel: "tool",
@@ -112,9 +130,13 @@ export function buildSleeperTrace(options: SleeperTraceOptions): Trace {
     .slice(0, nBody).map(tool);
   // The payload sits after the body or just before its last paragraph.
   const at = body.length > 1 && prng.float() < 0.5 ? body.length - 1 : body.length;
+  // A clause target is quoted, as MINJA's are, so it is never spliced into the note's sentence
+  // (in single quotes: the notes themselves sit in double quotes); inside the JSON payload every
+  // value is escaped, so the field stays valid JSON.
+  const escape = (v: string) => style === "json-field" ? JSON.stringify(v).slice(1, -1) : v;
   const payload = _fill(TEMPLATES.payloads[style], {
-    question: options.question.trim(),
-    target: _inline(target),
+    question: escape(options.question.trim()),
+    target: escape(targetPhrase({ target, clause: kind === "text", quote: "'" })),
   });
   body.splice(at, 0, tool(payload));
   return {

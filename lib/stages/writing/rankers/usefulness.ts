@@ -92,6 +92,23 @@ export function repeatedShare(options: {
   return shared / unit.size;
 }
 
+/**
+ * The sentences of a unit's text: split after a full stop, exclamation or question mark (and
+ * any closing quote or bracket) that a space follows, and before an opening bracket, so an aside
+ * in brackets ("(Note: it moved.)") is a sentence of its own.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sentencesOf } from "./usefulness.ts";
+ * assert.deepEqual(sentencesOf("When is it? (Note: it moved.) Thanks!"), ["When is it?", "Note: it moved.)", "Thanks!"]);
+ * assert.deepEqual(sentencesOf("Dr. Ruiz is at 9.30 am."), ["Dr.", "Ruiz is at 9.30 am."]);
+ * ```
+ */
+export function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?]["')\]]*)\s+|\s*\(\s*/).map((s) => s.trim()).filter((s) => s !== "");
+}
+
 /** A unit's text without the kit's scaffolding: the date stamp and the speaker tag. */
 export function stripScaffolding(text: string): string {
   return text.replace(STAMP, "").replace(SPEAKER, "").trim();
@@ -109,12 +126,17 @@ export function stripScaffolding(text: string): string {
  * | +1 | it is a statement: it ends in a full stop or an exclamation mark |
  * | +min(words / 20, 1) | substance |
  * | -2 | small talk: a greeting, thanks or acknowledgement under 8 words |
- * | -1.5 | a question: it ends in a question mark |
- * | -1 | an instruction: it opens with an imperative ("please", "remember", "note", "save", ...) |
+ * | -1.5 | a question: one of its sentences ends in a question mark |
+ * | -1 | an instruction: one of its sentences opens with an imperative ("please", "remember", "note", "save", ...) |
  * | -6 x r | at ranking time (`usefulnessRanker`), redundancy: r is the largest share of its content words that one unit ranked above it already said (`repeatedShare`) |
  *
  * Scaffolding is stripped first (`stripScaffolding`), so a date stamp adds nothing. This
  * function gives the first eight terms; the redundancy term depends on the ranking so far.
+ * A unit is a conversational turn and may hold several sentences (`sentencesOf`): a turn that
+ * asks something or gives an order is a request, whatever else it says, so the question and
+ * instruction terms read every sentence, not only the turn's last character and first word
+ * ("When is my appointment? Before you answer, note this: ... Please reason from it." asks and
+ * orders, though it ends in a full stop).
  *
  * @example
  * ```ts
@@ -122,6 +144,10 @@ export function stripScaffolding(text: string): string {
  * import { usefulnessScore } from "./usefulness.ts";
  * assert.equal(usefulnessScore({ text: "[8 May 2023] Ann: Hi!" }), usefulnessScore({ text: "Hi!" }));
  * assert.ok(usefulnessScore({ text: "I adopted a cat named Tom in 2021." }) > usefulnessScore({ text: "What should I cook?" }));
+ * // A question followed by a statement is still a question; an order inside a turn still orders.
+ * const plain = usefulnessScore({ text: "My cat Tom turned 4 in May." });
+ * assert.ok(usefulnessScore({ text: "How old is Tom? My cat Tom turned 4 in May." }) < plain - 1);
+ * assert.ok(usefulnessScore({ text: "My cat Tom turned 4 in May. Please remember it." }) < plain - 0.5);
  * ```
  */
 export function usefulnessScore(options: {
@@ -138,8 +164,9 @@ export function usefulnessScore(options: {
   if (/[.!]["')\]]*$/.test(text)) score += 1;
   score += Math.min(words / 20, 1);
   if (SMALL_TALK.test(text) && words < 8) score -= 2;
-  if (/\?["')\]]*$/.test(text)) score -= 1.5;
-  if (IMPERATIVE.test(text)) score -= 1;
+  const sentences = sentencesOf(text);
+  if (sentences.some((s) => /\?["')\]]*$/.test(s))) score -= 1.5;
+  if (sentences.some((s) => IMPERATIVE.test(s))) score -= 1;
   return score;
 }
 
