@@ -1,5 +1,6 @@
 /** Resolve `--agent` specs ("reference", "reference:careful?attention=off", "llm:...") into agents. */
 import type { Agent } from "./agent.ts";
+import { AGENTS } from "./agents.ts";
 import { parseReferenceSpec } from "./agent_spec.ts";
 import { referenceAgent } from "./reference_agent.ts";
 
@@ -8,8 +9,8 @@ export type AgentFactory = (name: string) => Agent;
 
 /**
  * `reference` expands to every persona; `reference:NAME` is one persona; either may end in
- * `?MECHANISM=off&...` (see `parseReferenceSpec`); `KIND:NAME` uses the factory registered for
- * KIND.
+ * `?MECHANISM=off&...` (see `parseReferenceSpec`); a registered agent id (a plugin's) is that
+ * agent; `KIND:NAME` uses the factory registered for KIND.
  *
  * @example
  * ```ts
@@ -32,6 +33,8 @@ export function resolveAgents(options: {
       const { personas, mechanisms } = parseReferenceSpec(spec);
       return personas.map((persona) => referenceAgent({ persona, mechanisms }));
     }
+    const registered = AGENTS.get(spec);
+    if (registered) return [registered];
     const [kind, ...rest] = spec.split(":");
     const name = rest.join(":");
     const factory = options.factories?.[kind];
@@ -41,6 +44,8 @@ export function resolveAgents(options: {
           JSON.stringify(spec)
         } (expected reference, reference:PERSONA, reference:PERSONA?MECHANISM=off${
           Object.keys(options.factories ?? {}).map((k) => `, ${k}:NAME`).join("")
+        }${
+          AGENTS.ids().filter((id) => !id.startsWith("reference:")).map((id) => `, ${id}`).join("")
         })`,
       );
     }

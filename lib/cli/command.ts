@@ -62,6 +62,7 @@ import { pathProblem, type PathUse } from "../io/path_problem.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
+import type { PluginError } from "../run/plugins.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
 export class CliError extends Error {
@@ -86,6 +87,11 @@ export interface OptionSpec<T = unknown, R extends boolean = boolean> {
   /** Placeholder in the help (`N`, `X`, `LIST`, `FILE`, or the choices `a|b`). */
   readonly placeholder: string;
   readonly description: string;
+  /**
+   * The description as `--help` shows it, when it lists registered ids (read at help time, so
+   * a plugin's ids appear); default `description`.
+   */
+  readonly describe?: () => string;
   /** An example value (flags need none). */
   readonly example?: string;
   readonly default?: T;
@@ -109,7 +115,8 @@ export interface OptionSpec<T = unknown, R extends boolean = boolean> {
 class _Invalid extends Error {}
 
 interface _Common {
-  description: string;
+  /** A function when the text lists registered ids (evaluated again for `--help`). */
+  description: string | (() => string);
   example?: string;
   placeholder?: string;
   env?: string;
@@ -144,8 +151,10 @@ function _spec<T, R extends boolean>(
   o: _Common & { default?: unknown; schema?: z.ZodType },
   rest: Pick<OptionSpec, "kind" | "placeholder" | "convert" | "multiple">,
 ): OptionSpec<T, R> {
+  const describe = typeof o.description === "function" ? o.description : undefined;
   return {
-    description: o.description,
+    description: describe ? describe() : o.description as string,
+    describe,
     example: o.example,
     default: o.default as T | undefined,
     defaultText: o.defaultText,
@@ -244,6 +253,31 @@ export const opt = {
     });
   },
 };
+
+/**
+ * `--plugin FILE.ts`, which every command takes: loaded by `execute` before the other options
+ * are validated, so a plugin's ids are valid values (and listed in `--help`).
+ */
+export const PLUGIN_OPTION: OptionSpec<string[], true> = opt.repeated({
+  description: "A plugin module whose default export adds policies, rankers, writers, agents, " +
+    'judges, systems or datasets (see the README, "Adding a management policy"); loaded ' +
+    "before the other options are checked.",
+  placeholder: "FILE.ts",
+  example: "my_policy.ts",
+});
+
+/** The `--plugin` values of a command line (before `--` and a `rest` switch). */
+export function pluginPaths(options: { argv: readonly string[]; stop?: string }): string[] {
+  const paths: string[] = [];
+  const { argv } = options;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--" || (options.stop && a === `--${options.stop}`)) break;
+    if (a === "--plugin" && i + 1 < argv.length) paths.push(argv[++i]);
+    else if (a.startsWith("--plugin=")) paths.push(a.slice("--plugin=".length));
+  }
+  return paths;
+}
 
 type _Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<_Camel<T>>}`
   : S;
@@ -411,8 +445,11 @@ function _wrap(text: string, indent: number, width = 100): string {
   return lines.map((l) => " ".repeat(indent) + l).join("\n");
 }
 
-function _help<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): string {
-  const required = Object.entries(spec.options).filter(([, o]) => o.required)
+function _help<O extends Record<string, OptionSpec>>(
+  spec: CommandSpec<O>,
+  options: Record<string, OptionSpec>,
+): string {
+  const required = Object.entries(options).filter(([, o]) => o.required)
     .map(([n, o]) => `--${n} ${o.placeholder}`);
   const usage = [
     `deno task ${spec.name}`,
@@ -432,9 +469,9 @@ function _help<O extends Record<string, OptionSpec>>(spec: CommandSpec<O>): stri
     );
   }
   parts.push("", "Options:");
-  for (const [name, o] of Object.entries(spec.options)) {
+  for (const [name, o] of Object.entries(options)) {
     parts.push(`  --${name}${o.placeholder ? ` ${o.placeholder}` : ""}`);
-    parts.push(_wrap(o.description + (o.field ? ` (${o.field})` : ""), 6));
+    parts.push(_wrap((o.describe?.() ?? o.description) + (o.field ? ` (${o.field})` : ""), 6));
     const example = o.kind === "flag" ? `--${name}` : `--${name} ${o.example ?? "..."}`;
     const env = o.env ? ` Environment: $${o.env}.` : "";
     const repeat = o.multiple ? " Repeatable." : "";
@@ -469,16 +506,18 @@ function _wantsHelp(argv: readonly string[]): boolean {
 export function defineCommand<const O extends Record<string, OptionSpec>>(
   spec: CommandSpec<O>,
 ): Command<O> {
+  // Every command takes --plugin (loaded by `execute` before parsing; see `PLUGIN_OPTION`).
+  const declared: Record<string, OptionSpec> = { ...spec.options, plugin: PLUGIN_OPTION };
   return {
     spec,
-    help: () => _help(spec),
+    help: () => _help(spec, declared),
     parse({ argv: all, env = {} }) {
       const cut = spec.rest ? all.indexOf(`--${spec.rest.name}`) : -1;
       const argv = cut === -1 ? all : all.slice(0, cut);
       const rest = cut === -1 ? undefined : all.slice(cut + 1);
       if (_wantsHelp(argv)) return "help";
       const options = Object.fromEntries(
-        Object.entries(spec.options).map(([name, o]) => [
+        Object.entries(declared).map(([name, o]) => [
           name,
           {
             type: o.kind === "flag" ? "boolean" as const : "string" as const,
@@ -504,7 +543,7 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
         seen.set(token.name, [...(seen.get(token.name) ?? []), String(token.value ?? "")]);
       }
       for (const [name, values] of seen) {
-        if (values.length > 1 && !spec.options[name]?.multiple) {
+        if (values.length > 1 && !declared[name]?.multiple) {
           throw new CliError(
             `--${name}: given ${values.length} times (${
               values.map((v) => JSON.stringify(v)).join(", ")
@@ -514,6 +553,7 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
       }
       const sources = new Map<string, "argv" | "env">();
       const values: Record<string, unknown> = {};
+      // `--plugin` is not among the values: `execute` loaded the plugins before parsing.
       for (const [name, o] of Object.entries(spec.options)) {
         const raw = (parsed.values as Record<string, unknown>)[name];
         let value: unknown;
@@ -631,6 +671,18 @@ export async function execute<O extends Record<string, OptionSpec>>(options: {
   // Every line a command prints passes the redaction layer (library logs included).
   guardConsole();
   try {
+    const paths = pluginPaths({ argv: options.argv, stop: command.spec.rest?.name });
+    // Imported only when needed: the loader reaches every registry (memory systems included).
+    if (paths.length > 0) {
+      const { loadPlugins } = await import("../run/plugins.ts");
+      try {
+        await loadPlugins({ paths });
+      } catch (e) {
+        if ((e as Error).name !== "PluginError") throw e;
+        const { file, detail } = e as PluginError;
+        throw new CliError(`--plugin ${file}: ${detail}`);
+      }
+    }
     const parsed = command.parse({ argv: options.argv, env: options.env ?? _env() });
     if (parsed === "help") {
       console.log(command.help());

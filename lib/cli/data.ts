@@ -10,7 +10,7 @@ import { formatRankerAudit, rankerAudit } from "../data/ranker_audit.ts";
 import { pathProblem } from "../io/path_problem.ts";
 import { OperatingPoint } from "../model/operating_point.ts";
 import { modelSetup } from "../run/model_setup.ts";
-import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
+import { RANKERS } from "../stages/writing/rankers.ts";
 import { CliError, defineCommand, EXIT, opt, type Parsed, runCommand } from "./command.ts";
 import { checkModelIds, MODEL_OPTIONS } from "./sweep_args.ts";
 
@@ -19,9 +19,12 @@ const _BUILDERS = { locomo: buildLocomo, longmemeval: buildLongMemEval };
 const _STATS_ONLY = ["dataset", "seed", "bank-size", "trace-load"] as const;
 
 const _AuditRanker = z.string().refine(
-  (id) => id in OFFLINE_RANKERS || (/^llm:.+/.test(id) && id !== "llm:self"),
-  `expected ${Object.keys(OFFLINE_RANKERS).join("|")}|llm:MODEL (llm:self is an agent's own ` +
-    "model and the audit has no agent)",
+  (id) => RANKERS.has(id) || (/^llm:.+/.test(id) && id !== "llm:self"),
+  {
+    error: () =>
+      `expected ${RANKERS.ids().join("|")}|llm:MODEL (llm:self is an agent's own ` +
+      "model and the audit has no agent)",
+  },
 );
 
 /** `deno task data`. */
@@ -79,7 +82,7 @@ export const dataCommand = defineCommand({
     }),
     ranker: opt.string({
       description: "With --stats: audit this writing-stage ranker (implies --stats).",
-      placeholder: `${Object.keys(OFFLINE_RANKERS).join("|")}|llm:MODEL`,
+      placeholder: `${RANKERS.ids().join("|")}|llm:MODEL`,
       example: "random",
       defaultText: "none (no audit)",
       schema: _AuditRanker,
@@ -191,7 +194,7 @@ async function _stats(options: {
 
 /** The ranker `--ranker` names: an offline one, or `llm:MODEL` over the response cache. */
 function _auditRanker(id: string, baseUrl: string | undefined, cache: string) {
-  const offline = OFFLINE_RANKERS[id];
+  const offline = RANKERS.get(id);
   if (offline) return { ranker: offline, close: () => {} };
   const models = modelSetup({ cachePath: cache, baseUrl });
   return { ranker: models.rankerFactory(id, undefined)!, close: () => models.close() };

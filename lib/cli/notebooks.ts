@@ -17,8 +17,9 @@ import {
   runCommand,
 } from "./command.ts";
 import { z } from "zod";
-import { AgentSpec, MODEL_OPTIONS, offlineOrModel } from "./sweep_args.ts";
-import { errorRowsExit } from "./command.ts";
+import { JUDGES } from "../judges/judges.ts";
+import { AgentSpec, MODEL_OPTIONS, registeredOrModel } from "./sweep_args.ts";
+import { errorRowsExit, pluginPaths } from "./command.ts";
 
 // Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
 const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
@@ -123,12 +124,12 @@ export const notebooksCommand = defineCommand({
       env: "MEMGAUGE_DATASET",
     }),
     judge: opt.string({
-      description: MODEL_OPTIONS.judge.description,
+      description: MODEL_OPTIONS.judge.describe ?? MODEL_OPTIONS.judge.description,
       placeholder: MODEL_OPTIONS.judge.placeholder,
       example: "llm:gpt-5.4-mini",
       defaultText: "deterministic",
       env: "MEMGAUGE_JUDGE",
-      schema: offlineOrModel("deterministic"),
+      schema: registeredOrModel(JUDGES),
     }),
     "base-url": { ...MODEL_OPTIONS["base-url"], env: "MEMGAUGE_BASE_URL" },
     cache: opt.string({
@@ -205,6 +206,9 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
     ...(v.baseUrl !== undefined && { MEMGAUGE_BASE_URL: v.baseUrl }),
     ...(v.cache !== undefined && { MEMGAUGE_CACHE: resolve(v.cache) }),
   };
+  // --plugin reaches each kernel's notebookSetup (PLUGINS knob) as absolute paths.
+  const plugins = pluginPaths({ argv: parsed.argv }).map((p) => resolve(p));
+  if (plugins.length > 0) env.MEMGAUGE_PLUGINS = plugins.join(",");
   let failed = 0;
   const withErrors: string[] = [];
   const total: ErrorSummary = { rows: 0, errors: 0, kinds: [] };

@@ -11,18 +11,11 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { DATASETS } from "../data/datasets.ts";
 import { loadInstanceFile } from "../data/load_instance_file.ts";
-import { existingSystems } from "../experiments/figures/existing_systems.ts";
+import { FIGURES } from "../experiments/figures/figures.ts";
 import { figure3, figure3Column } from "../experiments/figures/figure3.ts";
 import type { FigureResult } from "../experiments/figures/figure_result.ts";
 import { saveFigure } from "../experiments/figures/figure_result.ts";
 import { midIntervals } from "../experiments/figures/mid_intervals.ts";
-import {
-  asymmetricExposure,
-  figure4TraceLoad,
-  figure5Rankers,
-  figure6BudgetFill,
-  figure7MemorySize,
-} from "../experiments/figures/rq2_figures.ts";
 import { stageExperiment } from "../experiments/stage_experiments.ts";
 import { figureIndex } from "../figures/figure_index.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
@@ -55,7 +48,9 @@ export const reproduceCommand = defineCommand({
   description: "Offline by default (demo set, offline reference agent: a simulator, labelled as " +
     "such in every caption). Each option can also be set through its environment variable. " +
     `${MANIFEST} is written last and lists every file with its SHA-256: a directory without ` +
-    "it holds an interrupted run.",
+    "it holds an interrupted run. Figures, in order: figure3_stages and its three columns, " +
+    `mid_intervals (from the three stage sweeps), then ${FIGURES.ids().join(", ")}. The ` +
+    "management column draws every registered policy (a --plugin's too).",
   options: {
     out: opt.string({
       description: "Output directory (created when its parent exists).",
@@ -92,10 +87,10 @@ export const reproduceCommand = defineCommand({
     "deno task reproduce --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini --out figures-gpt",
   ],
   check(v, { label }) {
-    if (!(v.dataset in DATASETS) && !v.dataset.endsWith(".json")) {
+    if (!DATASETS.has(v.dataset) && !v.dataset.endsWith(".json")) {
       throw new RangeError(
         `${label("dataset")}: unknown dataset ${JSON.stringify(v.dataset)} (expected one of ${
-          Object.keys(DATASETS).join(", ")
+          DATASETS.ids().join(", ")
         }, or a path ending in .json)`,
       );
     }
@@ -188,12 +183,7 @@ async function _reproduce(
   }
   const mid = await midIntervals({ results: stages, seed: v.seed });
   await write({ ...mid, rows: [] });
-  await write(await figure4TraceLoad(options));
-  await write(await figure5Rankers(options));
-  await write(await figure6BudgetFill(options));
-  await write(await asymmetricExposure(options));
-  await write(await figure7MemorySize(options));
-  await write(await existingSystems({}));
+  for (const entry of FIGURES.entries()) await write(await entry.value(options));
   const index = `${dir}/index.html`;
   await writeFileAtomic({
     path: index,

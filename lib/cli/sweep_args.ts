@@ -5,7 +5,10 @@
  */
 import { z } from "zod";
 import { parseReferenceSpec } from "../agents/agent_spec.ts";
+import { AGENTS } from "../agents/agents.ts";
 import { PERSONAS } from "../agents/personas.ts";
+import { DATASETS } from "../data/datasets.ts";
+import { JUDGES } from "../judges/judges.ts";
 import { Attack } from "../model/instance.ts";
 import {
   OFFLINE_RANKER,
@@ -17,21 +20,30 @@ import {
 import { JudgeScope, MemoryPlacement, TrialRow } from "../model/trial_row.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { parseModelOptions } from "../run/model_setup.ts";
-import { DEFAULT_GRID, DEFAULT_POLICIES } from "../run/operating_points.ts";
-import { OFFLINE_RANKERS } from "../run/sweep_resources.ts";
+import type { Registry } from "../model/registry.ts";
+import { DEFAULT_GRID } from "../run/operating_points.ts";
 import { COUNTERFACTUAL_MODES } from "../run/counterfactual.ts";
 import { defaultJudgeSpec, defaultRanker } from "../run/sweep.ts";
-import { BUILTIN_POLICIES } from "../stages/management/policies.ts";
+import { POLICIES } from "../stages/management/policies.ts";
+import { RANKERS } from "../stages/writing/rankers.ts";
+import { WRITERS } from "../stages/writing/writers.ts";
 import { CliError, defineCommand, opt, type Values } from "./command.ts";
 
 const _point = OperatingPoint.shape;
 
-/** `deterministic` or `llm:MODEL` (and the like): the offline id, or a model. */
-export function offlineOrModel(offline: string): z.ZodType<string> {
-  return z.string().regex(
-    new RegExp(`^(${offline}|llm:.+)$`),
-    `expected ${offline} or llm:MODEL`,
-  );
+/**
+ * A registered id (`deterministic`, a plugin's judge) or `llm:MODEL` (and `llm:self`): checked
+ * against the registry when the value is validated, so a plugin's ids are accepted.
+ */
+export function registeredOrModel(registry: Registry<unknown>): z.ZodType<string> {
+  return z.string().refine((id) => registry.has(id) || /^llm:.+$/.test(id), {
+    error: () => `expected ${registry.ids().join("|")} or llm:MODEL`,
+  });
+}
+
+/** "ID: description; ..." of every registered entry, for `--help`. */
+export function registeredList(registry: Registry<unknown>): string {
+  return registry.entries().map((e) => `${e.id}: ${e.description.replace(/\.$/, "")}`).join("; ");
 }
 
 /**
@@ -39,13 +51,17 @@ export function offlineOrModel(offline: string): z.ZodType<string> {
  * checked by `parseReferenceSpec`, which names an unknown persona or mechanism) or `llm:MODEL`.
  */
 export const AgentSpec: z.ZodType<string> = z.string().superRefine((s, ctx) => {
-  if (/^llm:.+/.test(s)) return;
+  if (/^llm:.+/.test(s) || AGENTS.has(s)) return;
   if (!/^reference(?:[:?]|$)/.test(s)) {
     ctx.addIssue({
       code: "custom",
       message: `expected reference, reference:PERSONA (${
         Object.keys(PERSONAS).join("|")
-      }), reference:PERSONA?MECHANISM=off or llm:MODEL`,
+      }), reference:PERSONA?MECHANISM=off, llm:MODEL${
+        AGENTS.ids().filter((id) => !id.startsWith("reference:")).map((id) => ` or ${id}`).join(
+          "",
+        )
+      }`,
     });
     return;
   }
@@ -56,15 +72,14 @@ export const AgentSpec: z.ZodType<string> = z.string().superRefine((s, ctx) => {
   }
 });
 
-const _Policy = PolicyId.refine(
-  (id) => id in BUILTIN_POLICIES,
-  `expected one of ${Object.keys(BUILTIN_POLICIES).join("|")}`,
-);
+// Checked against the registries when a value is validated (after --plugin files are loaded).
+const _Policy = PolicyId.refine((id) => POLICIES.has(id), {
+  error: () => `expected one of ${POLICIES.ids().join("|")}`,
+});
 
-const _Ranker = _point.ranker.refine(
-  (id) => id in OFFLINE_RANKERS || /^llm:.+/.test(id),
-  `expected ${Object.keys(OFFLINE_RANKERS).join("|")}, llm:self or llm:MODEL`,
-);
+const _Ranker = _point.ranker.refine((id) => RANKERS.has(id) || /^llm:.+/.test(id), {
+  error: () => `expected ${RANKERS.ids().join("|")}, llm:self or llm:MODEL`,
+});
 
 /** The judge a sweep uses: `--judge`, or the default for its agents (see `defaultJudgeSpec`). */
 function _judge(v: { judge?: string }, agents: readonly string[]): string {
@@ -102,15 +117,16 @@ export const MODEL_OPTIONS = {
     example: "gpt-5.4.temperature=null",
   }),
   judge: opt.string({
-    description: "Who grades answers: the deterministic matcher, or the LLM judge over MODEL " +
-      "(llm:self: each agent's own model), one structured call per trial that sees the " +
-      "question, the final answer, y* and y_adv but not the memory (rows get judgeModel, " +
-      "judgePromptHash, judgeScope). A sweep that mixes the offline agent and model agents " +
-      "must name it.",
+    description: () =>
+      "Who grades answers: a registered judge (" + registeredList(JUDGES) + "), or the LLM " +
+      "judge over MODEL (llm:self: each agent's own model), one structured call per trial that " +
+      "sees the question, the final answer, y* and y_adv but not the memory (rows get " +
+      "judgeModel, judgePromptHash, judgeScope). A sweep that mixes the offline agent and " +
+      "model agents must name it.",
     placeholder: "deterministic|llm:self|llm:MODEL",
     example: "llm:gpt-5.4-mini",
     defaultText: "llm:self for llm: agents, deterministic for the offline agent",
-    schema: offlineOrModel("deterministic"),
+    schema: registeredOrModel(JUDGES),
   }),
   "judge-scope": opt.choice(JudgeScope.options, {
     description: "What the LLM judge reads: answer (memory-blind), or trajectory (the agent's " +
@@ -166,10 +182,11 @@ export const SWEEP_OPTIONS = {
     field: "OperatingPoint.thetaW/thetaR",
   }),
   policies: opt.list("string", {
-    description: "Management policies to compare (--stage management only): UM unmanaged, PQ " +
-      "provenance quarantine, NC numeric conflict, SC strict conflict.",
+    description: () =>
+      "Management policies to compare (--stage management only), any registered ones (a " +
+      "--plugin adds its own): " + registeredList(POLICIES) + ".",
     example: "UM,PQ",
-    defaultText: DEFAULT_POLICIES.join(","),
+    defaultText: `every registered policy (the built-ins: ${POLICIES.ids().join(",")})`,
     schema: _Policy,
     field: "OperatingPoint.policy",
   }),
@@ -225,9 +242,11 @@ export const SWEEP_OPTIONS = {
     field: "OperatingPoint.fill",
   }),
   ranker: opt.string({
-    description: "Writing-stage ranker: an offline ranker, llm:self (each agent's own model, the " +
-      "paper's) or llm:MODEL. A sweep that mixes the offline agent and model agents must name it.",
-    placeholder: `${Object.keys(OFFLINE_RANKERS).join("|")}|llm:self|llm:MODEL`,
+    description: () =>
+      "Writing-stage ranker: a registered offline ranker (" + registeredList(RANKERS) + "), " +
+      "llm:self (each agent's own model, the paper's) or llm:MODEL. A sweep that mixes the " +
+      "offline agent and model agents must name it.",
+    placeholder: `${RANKERS.ids().join("|")}|llm:self|llm:MODEL`,
     example: "random",
     defaultText:
       `${PAPER_DEFAULTS.ranker} for llm: agents, ${OFFLINE_RANKER} for the offline agent`,
@@ -243,8 +262,8 @@ export const SWEEP_OPTIONS = {
     field: "OperatingPoint.traceLoad",
   }),
   dataset: opt.string({
-    description: "demo, locomo, longmemeval (built from MEMGAUGE_DATA), or an instance file " +
-      "FILE.json.",
+    description: () =>
+      "A registered dataset (" + registeredList(DATASETS) + "), or an instance file FILE.json.",
     placeholder: "NAME|FILE.json",
     example: "locomo",
     default: "demo",
@@ -257,9 +276,11 @@ export const SWEEP_OPTIONS = {
     field: "TrialRow.attack",
   }),
   agent: opt.list("string", {
-    description: "Agents: reference (every offline persona; a simulator, not a real model), " +
+    description: () =>
+      "Agents: reference (every offline persona; a simulator, not a real model), " +
       "reference:PERSONA, either with ?MECHANISM=off&... to switch simulator mechanisms off, " +
-      "or llm:MODEL (the LangGraph agent over a real model).",
+      "llm:MODEL (the LangGraph agent over a real model), or a registered agent id (" +
+      AGENTS.ids().join(", ") + ").",
     example: "llm:gpt-5.4,llm:gemini-2.5-flash",
     default: ["reference"],
     schema: AgentSpec,
@@ -286,12 +307,13 @@ export const SWEEP_OPTIONS = {
     default: "none",
   }),
   writer: opt.string({
-    description: "Writer: verbatim, or an LLM writer (one write per unit per model, shared by " +
-      "all coverage levels).",
-    placeholder: "verbatim|llm:MODEL",
+    description: () =>
+      "Writer: a registered offline writer (" + registeredList(WRITERS) + "), or an LLM " +
+      "writer (one write per unit per model, shared by all coverage levels).",
+    placeholder: `${WRITERS.ids().join("|")}|llm:MODEL`,
     example: "llm:gpt-5.4-mini",
     default: "verbatim",
-    schema: offlineOrModel("verbatim"),
+    schema: registeredOrModel(WRITERS),
   }),
   seed: opt.integer({
     description: "Run seed: the same seed gives byte-identical rows (except latencyMs).",

@@ -1,5 +1,6 @@
 /** The dataset registry: names the sweep CLI accepts, plus any instance file by path. */
 import type { Instance } from "../model/instance.ts";
+import { createRegistry, type Registry } from "../model/registry.ts";
 import type { DatasetLoader, DatasetOptions } from "./dataset.ts";
 import { dataDir } from "./data_dir.ts";
 import { loadDemo } from "./demo.ts";
@@ -7,12 +8,34 @@ import { loadInstanceFile } from "./load_instance_file.ts";
 import { loadLocomo } from "./locomo/load_locomo.ts";
 import { loadLongMemEval } from "./longmemeval/load_longmemeval.ts";
 
-/** Built-in datasets by name. */
-export const DATASETS: Record<string, DatasetLoader> = {
-  demo: loadDemo,
-  locomo: loadLocomo,
-  longmemeval: loadLongMemEval,
-};
+/**
+ * Every registered dataset by name (`--dataset` validation and help, reproduce read it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DATASETS } from "./datasets.ts";
+ * assert.deepEqual(DATASETS.ids().slice(0, 3), ["demo", "locomo", "longmemeval"]);
+ * ```
+ */
+export const DATASETS: Registry<DatasetLoader> = createRegistry({ kind: "dataset" });
+
+// The built-ins; a new dataset is its loader's folder, its test and one line here.
+DATASETS.register({
+  id: "demo",
+  description: "The committed demo set (invented text), offline.",
+  value: loadDemo,
+});
+DATASETS.register({
+  id: "locomo",
+  description: "LoCoMo instances built from MEMGAUGE_DATA.",
+  value: loadLocomo,
+});
+DATASETS.register({
+  id: "longmemeval",
+  description: "LongMemEval instances built from MEMGAUGE_DATA.",
+  value: loadLongMemEval,
+});
 
 /**
  * Load a dataset by registry name, or an instance file when the name ends in `.json`. Every
@@ -47,11 +70,11 @@ export async function loadDataset(
       return { ...instance, background: instance.background.slice(0, full.bankSize) };
     });
   }
-  const loader = DATASETS[name];
+  const loader = DATASETS.get(name);
   if (!loader) {
     throw new RangeError(
       `--dataset: unknown dataset ${JSON.stringify(name)} (expected one of ${
-        Object.keys(DATASETS).join(", ")
+        DATASETS.ids().join(", ")
       }, or a path ending in .json)`,
     );
   }

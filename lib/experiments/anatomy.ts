@@ -16,6 +16,7 @@ import { type OperatingPoint, PAPER_DEFAULTS } from "../model/operating_point.ts
 import type { TrialRow } from "../model/trial_row.ts";
 import { runPair } from "../run/run_pair.ts";
 import { sweepResources } from "../run/sweep_resources.ts";
+import { POLICIES } from "../stages/management/policies.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
@@ -203,7 +204,7 @@ export async function anatomy(options: {
   const quarantine = displayTable({
     title: "What each policy quarantines (excluded from retrieval, memory otherwise unchanged)",
     frame: pl.readRecords(
-      ["UM", "PQ", "NC", "SC"].flatMap((id) =>
+      POLICIES.ids().flatMap((id) =>
         (["clean", "poisoned"] as const).map((condition) => {
           const { quarantined } = resources.policy(id).apply(states[condition]);
           return {

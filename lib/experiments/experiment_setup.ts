@@ -6,6 +6,7 @@ import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
+import { loadPlugins, type Plugin, registerPlugin } from "../run/plugins.ts";
 import type { Progress } from "../run/progress.ts";
 import { repoDataDir } from "./repo_paths.ts";
 
@@ -45,6 +46,21 @@ export interface ExperimentOptions {
   base?: Partial<Pick<OperatingPoint, "thetaW" | "policy" | "thetaR" | "k" | "fill" | "ranker">>;
   /** Background bank size |B| of the experiments that do not vary it; default 100. */
   bankSize?: number;
+  /**
+   * Plugins whose policies, rankers, writers, agents, judges, systems or datasets the
+   * experiments may use: plugin objects (`{ policies: [myPolicy] }`) or module paths (relative
+   * to the working directory), as `--plugin` on the command line; registered before the first
+   * sweep, so a management experiment runs their policies too. Default none.
+   */
+  plugins?: readonly (Plugin | string)[];
+}
+
+/** Register the experiment's plugins (again is a no-op; a bad one throws `PluginError`). */
+export async function _usePlugins(options: ExperimentOptions): Promise<void> {
+  for (const plugin of options.plugins ?? []) {
+    if (typeof plugin === "string") await loadPlugins({ paths: [plugin] });
+    else registerPlugin({ plugin, source: "ExperimentOptions.plugins" });
+  }
 }
 
 // Instance sets already built in this process: a notebook or a reproduce run asks for the same

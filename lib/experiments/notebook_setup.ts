@@ -8,6 +8,7 @@ import { PAPER_DEFAULTS } from "../model/operating_point.ts";
 import { jupyterProgress, jupyterStatus } from "../run/jupyter_progress.ts";
 import { type ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
+import { param } from "./notebook_param.ts";
 import { repoCachePath, repoDataDir, repoPath } from "./repo_paths.ts";
 import { _simulatorNote } from "./figures/_notes.ts";
 
@@ -33,6 +34,11 @@ export interface NotebookKnobs {
   K?: number;
   FILL?: string;
   BANK_SIZE?: number;
+  /**
+   * Plugin modules (relative to the repository root), as `--plugin` on the command line;
+   * default `MEMGAUGE_PLUGINS` (comma-separated; `deno task notebooks --plugin` sets it) or none.
+   */
+  PLUGINS?: readonly string[];
 }
 
 /** What {@link notebookSetup} returns. */
@@ -92,6 +98,9 @@ export function notebookSetup(knobs: NotebookKnobs): NotebookSetup {
       fill: (knobs.FILL ?? PAPER_DEFAULTS.fill) as "random" | "similarity",
     },
     bankSize: knobs.BANK_SIZE ?? PAPER_DEFAULTS.bankSize,
+    plugins: (knobs.PLUGINS ?? param("PLUGINS", [] as string[], { of: "string" })).map((path) =>
+      repoPath({ path })
+    ),
     progress: (label: string) => jupyterProgress({ label }),
     status,
   };

@@ -7,7 +7,7 @@ import { sweep } from "../run/sweep.ts";
 import { summarize } from "../stats/summarize.ts";
 import { withBackend } from "./backend.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
-import { _agents, _instances, agentLabel } from "./experiment_setup.ts";
+import { _agents, _instances, _usePlugins, agentLabel } from "./experiment_setup.ts";
 
 /** An experiment's rows, its per-agent summary and what the caption should say. */
 export interface ExperimentResult {
@@ -33,6 +33,7 @@ async function _run(
   bankSize: number,
   traceLoad: number,
 ): Promise<TrialRow[]> {
+  await _usePlugins(options);
   return await sweep({
     stage,
     instances: await _instances(options, bankSize, traceLoad),
@@ -88,7 +89,7 @@ export async function stageExperiment(
     stage: Stage;
     /** Values of θw (writing) or θr (retrieval); default 0, 0.1, ..., 1. */
     grid?: readonly number[];
-    /** Policies (management); default UM, PQ, NC, SC. */
+    /** Policies (management); default every registered one (UM, PQ, NC, SC, plugins'). */
     policies?: readonly string[];
   },
 ): Promise<ExperimentResult> {

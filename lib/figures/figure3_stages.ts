@@ -3,10 +3,8 @@ import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
 import { _metricLegend, _metricPanels, _records, METRICS } from "./_metric_panels.ts";
-import { AXIS_LABEL, orderPolicies, POLICY_ORDER, withPanel } from "./labels.ts";
+import { AXIS_LABEL, orderPolicies, withPanel } from "./labels.ts";
 import type { PaperValue } from "./paper_values.ts";
-
-export { POLICY_ORDER };
 
 /** A memory stage of Figure 3. */
 export type Figure3Stage = "writing" | "management" | "retrieval";

@@ -1,7 +1,5 @@
 /** Labels every figure and table uses instead of raw column values ("minja", "traceLoad = 1"). */
-
-/** Policies in the paper's order. */
-export const POLICY_ORDER = ["UM", "PQ", "NC", "SC"];
+import { POLICIES } from "../stages/management/policies.ts";
 
 /** Attack names as the paper writes them. */
 export const ATTACK_LABEL: Record<string, string> = { minja: "MINJA", sleeper: "Sleeper" };
@@ -22,7 +20,8 @@ export const AXIS_LABEL: Record<string, string> = {
 };
 
 /**
- * Sort policies in the paper's order (UM, PQ, NC, SC), any others after them as first seen.
+ * Sort policies in registry order (the built-ins in the paper's order UM, PQ, NC, SC, then
+ * plugins' in load order), any unregistered ones after them as first seen.
  *
  * @example
  * ```ts
@@ -33,9 +32,10 @@ export const AXIS_LABEL: Record<string, string> = {
  */
 export function orderPolicies(policies: readonly string[]): string[] {
   const distinct = [...new Set(policies)];
+  const order = POLICIES.ids();
   return [
-    ...POLICY_ORDER.filter((p) => distinct.includes(p)),
-    ...distinct.filter((p) => !POLICY_ORDER.includes(p)),
+    ...order.filter((p) => distinct.includes(p)),
+    ...distinct.filter((p) => !order.includes(p)),
   ];
 }
 

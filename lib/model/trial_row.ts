@@ -13,6 +13,15 @@ export const Condition = z.enum(["clean", "poisoned", "nomemory"]);
 export type Condition = z.infer<typeof Condition>;
 
 /**
+ * What produced a row: `controlled` rows come from the kit's own stages (one stage varies, the
+ * others sit at their operating point); `system` rows from an existing memory system measured
+ * end to end (`lib/model/system_row.ts`). Files written before the column existed are controlled.
+ */
+export const RowKind = z.enum(["controlled", "system"]);
+/** What produced a row. */
+export type RowKind = z.infer<typeof RowKind>;
+
+/**
  * Where the LLM agent is shown the retrieved records: in its system prompt as a memory section
  * (LangGraph's memory agents; the default), in the user's turn, or through a `search_memory`
  * tool call forced on its first step.
@@ -30,8 +39,10 @@ export const JudgeScope = z.enum(["answer", "trajectory"]);
 /** What a judge reads. */
 export type JudgeScope = z.infer<typeof JudgeScope>;
 
-/** One trial row. */
+/** One trial row of the controlled pipeline. */
 export const TrialRow = z.object({
+  /** `controlled` or absent (the stage sweep leaves it out; its rows are controlled by definition). */
+  kind: z.literal("controlled").optional(),
   runId: z.string(),
   seed: z.number().int(),
   agent: z.string(),

@@ -2,7 +2,7 @@
 import type { Agent } from "../agents/agent.ts";
 import { llmAgent } from "../agents/llm_agent.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
-import { deterministicJudge } from "../judges/deterministic_judge.ts";
+import { JUDGES } from "../judges/judges.ts";
 import type { Judge } from "../judges/judge.ts";
 import { llmJudge } from "../judges/llm_judge.ts";
 import { selfJudge } from "../judges/self_judge.ts";
@@ -26,7 +26,7 @@ import type { Ranker } from "../stages/writing/ranker.ts";
 import { llmRanker } from "../stages/writing/rankers/llm.ts";
 import type { Writer } from "../stages/writing/writer.ts";
 import { llmWriter } from "../stages/writing/writers/llm.ts";
-import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
+import { WRITERS } from "../stages/writing/writers.ts";
 
 /** A completed chat call, as `observe` sees it (cache hits included). */
 export interface ObservedCall {
@@ -231,14 +231,11 @@ export function modelSetup(options: {
       }
       return id.startsWith("llm:") ? llmRanker({ client: client(id.slice(4)) }) : undefined;
     },
-    judge: judgeSpec === "deterministic"
-      ? deterministicJudge
-      : judgeSpec === "llm:self"
-      ? selfJudge({ scope })
-      : llmJudge({ client: client(judgeSpec.slice(4)), scope }),
-    writer: writerSpec === "verbatim"
-      ? verbatimWriter
-      : llmWriter({ client: client(writerSpec.slice(4)) }),
+    judge: JUDGES.get(judgeSpec) ??
+      (judgeSpec === "llm:self"
+        ? selfJudge({ scope })
+        : llmJudge({ client: client(judgeSpec.slice(4)), scope })),
+    writer: WRITERS.get(writerSpec) ?? llmWriter({ client: client(writerSpec.slice(4)) }),
     stats() {
       const total: ClientStats = {
         requests: 0,

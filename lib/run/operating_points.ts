@@ -1,10 +1,9 @@
 /** Expand a one-stage sweep into operating points, the other stages held at their base values. */
 import { type OperatingPoint, PAPER_DEFAULTS, type Stage } from "../model/operating_point.ts";
+import { POLICIES } from "../stages/management/policies.ts";
 
-/** The default grids: `theta` in {0, 0.1, ..., 1} and all four policies. */
+/** The default grid: `theta` in {0, 0.1, ..., 1}. */
 export const DEFAULT_GRID: readonly number[] = Array.from({ length: 11 }, (_, i) => i / 10);
-/** The built-in policies in the paper's order. */
-export const DEFAULT_POLICIES: readonly string[] = ["UM", "PQ", "NC", "SC"];
 
 /**
  * Operating points for a sweep that varies one stage.
@@ -26,14 +25,14 @@ export function operatingPoints(options: {
   stage: Stage;
   /** Values of `theta_w` or `theta_r`; default `DEFAULT_GRID`. */
   grid?: readonly number[];
-  /** Policies for the management stage; default UM, PQ, NC, SC. */
+  /** Policies for the management stage; default every registered one (UM, PQ, NC, SC, plugins'). */
   policies?: readonly string[];
   /** Asymmetric exposure: values of `theta_r-` with `theta_r+` fixed; default none. */
   thetaRRisk?: readonly number[];
   /** Values of the stages that do not vary; default the paper's defaults. */
   base?: Partial<Omit<OperatingPoint, "stage">>;
 }): OperatingPoint[] {
-  const { stage, grid = DEFAULT_GRID, policies = DEFAULT_POLICIES, thetaRRisk } = options;
+  const { stage, grid = DEFAULT_GRID, policies = POLICIES.ids(), thetaRRisk } = options;
   const base = { ...PAPER_DEFAULTS, ...options.base, stage };
   if (options.base?.thetaR !== undefined && options.base.thetaRRisk === undefined) {
     base.thetaRRisk = options.base.thetaR;

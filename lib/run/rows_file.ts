@@ -18,28 +18,46 @@ import { trialKey } from "./run_pair.ts";
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function readRowsFile(options: {
+export async function readRowsFile<R = TrialRow>(options: {
   /** Path of the JSONL rows file. */
   path: string;
-  /** The run reruns selected trials (`--counterfactual loo`); default false. */
+  /** Row schema each line must pass; default the controlled `TrialRow`. */
+  schema?: { parse(row: unknown): unknown };
+  /**
+   * The resume unit a row belongs to, for rows other than pair trials (the systems' rows); with
+   * it, a unit is complete when it has `rowsPerKey` rows. Default: pair trials by `trialKey`.
+   */
+  key?: (row: R) => string;
+  /** Rows a complete unit has when `key` is given; default 2. */
+  rowsPerKey?: number;
+  /** The run reruns selected trials (`--counterfactual loo`); default false. Pair trials only. */
   counterfactual?: boolean;
-}): Promise<{ rows: TrialRow[]; keys: Set<string> }> {
+}): Promise<{ rows: R[]; keys: Set<string> }> {
+  const schema = options.schema ?? TrialRow;
   const text = await Deno.readTextFile(options.path);
-  const rows: TrialRow[] = [];
+  const rows: R[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     try {
       const row = JSON.parse(line);
-      TrialRow.parse(row);
+      schema.parse(row);
       // Keep the object as written: zod would reorder keys and break byte-identical files.
       rows.push(row);
     } catch {
       // A torn final line from an interrupted write: drop it (its pair will be rerun).
     }
   }
+  if (options.key !== undefined) {
+    const key = options.key;
+    const count = new Map<string, number>();
+    for (const r of rows) count.set(key(r), (count.get(key(r)) ?? 0) + 1);
+    const kept = rows.filter((r) => count.get(key(r)) === (options.rowsPerKey ?? 2));
+    return { rows: kept, keys: new Set(kept.map(key)) };
+  }
+  const pairs = rows as unknown as TrialRow[];
   const originals = new Map<string, TrialRow[]>();
   const reruns = new Map<string, number>();
-  for (const r of rows) {
+  for (const r of pairs) {
     const key = trialKey(r);
     if ((r.counterfactualOf ?? null) === null) {
       originals.set(key, [...(originals.get(key) ?? []), r]);
@@ -51,6 +69,6 @@ export async function readRowsFile(options: {
     const expected = options.counterfactual ? counterfactualCalls({ rows: pair }) : 0;
     return (reruns.get(key) ?? 0) === expected;
   };
-  const kept = rows.filter((r) => complete(trialKey(r)));
-  return { rows: kept, keys: new Set(kept.map(trialKey)) };
+  const kept = pairs.filter((r) => complete(trialKey(r)));
+  return { rows: kept as unknown as R[], keys: new Set(kept.map(trialKey)) };
 }

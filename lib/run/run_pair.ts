@@ -7,16 +7,16 @@ import type { Agent } from "../agents/agent.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
-import type { Condition, TrialRow } from "../model/trial_row.ts";
+import { type Condition, TRIAL_ROW_COLUMNS, type TrialRow } from "../model/trial_row.ts";
 import type { Judge, Verdict } from "../judges/judge.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
-import { redact } from "../models/redact.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
 import { writeTraceRecord } from "../stages/writing/write_trace_record.ts";
 import { inPhase, RUN_PHASES } from "./run_phase.ts";
+import { errorOutcome, errorRow } from "./error_row.ts";
 import type { SweepResources } from "./sweep_resources.ts";
 import {
   type AblationColumns,
@@ -50,17 +50,6 @@ export function trialKey(row: { pairId: string; trial?: number }): string {
 
 function _sum(a: number | null | undefined, b: number | null | undefined): number | null {
   return a == null && b == null ? null : (a ?? 0) + (b ?? 0);
-}
-
-// Error text goes into rows: through the redaction layer, like every sink.
-function _message(e: unknown): string {
-  return redact({ text: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
-}
-
-// A failed call that a reply's finish reason explains (`length`, `content_filter`) says so.
-function _stopReason(e: unknown): string | null {
-  const reason = (e as { stopReason?: unknown } | null)?.stopReason;
-  return typeof reason === "string" ? reason : null;
 }
 
 /** The judge of one agent's trials (`llm:self` resolves to the agent's model). */
@@ -100,49 +89,43 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
     return await _runPair(task, resources, riskTrace);
   } catch (e) {
     // A failed model call in writing (ranker, writer) fails both rows of the pair.
-    const error = _message(e);
     let judge: Judge = resources.judge;
     try {
       judge = _judgeFor(resources.judge, task.agent);
     } catch {
       // The judge cannot serve this agent: the error says so; the rows name the judge as given.
     }
-    return (["clean", "poisoned"] as const).map((condition) => ({
-      runId: task.runId,
-      seed: task.seed,
-      agent: task.agent.id,
-      simulated: task.agent.simulated,
-      dataset: task.dataset,
-      attack: task.attack,
-      ...task.point,
-      instanceId: task.instance.id,
-      pairId: task.pairId,
-      condition,
-      unitsHelpful: task.instance.helpful.units.length,
-      unitsRisk: riskTrace.units.length,
-      admittedHelpful: 0,
-      admittedRisk: 0,
-      quarantinedIds: [],
-      helpfulExposed: task.helpfulExposed,
-      riskExposed: task.riskExposed,
-      helpfulInContext: false,
-      riskInContext: false,
-      contextIds: [],
-      contextSize: 0,
-      output: null,
-      correct: null,
-      matchesTarget: null,
-      hedged: null,
-      error,
-      latencyMs: 0,
-      trial: task.trial ?? 0,
-      cacheHit: null,
-      promptTokens: null,
-      completionTokens: null,
-      reasoning: null,
-      stopReason: _stopReason(e),
-      ..._setup(judge, task.agent),
-    }));
+    return (["clean", "poisoned"] as const).map((condition) =>
+      errorRow({
+        columns: TRIAL_ROW_COLUMNS,
+        error: e,
+        row: {
+          runId: task.runId,
+          seed: task.seed,
+          agent: task.agent.id,
+          simulated: task.agent.simulated,
+          dataset: task.dataset,
+          attack: task.attack,
+          ...task.point,
+          instanceId: task.instance.id,
+          pairId: task.pairId,
+          condition,
+          unitsHelpful: task.instance.helpful.units.length,
+          unitsRisk: riskTrace.units.length,
+          admittedHelpful: 0,
+          admittedRisk: 0,
+          quarantinedIds: [],
+          helpfulExposed: task.helpfulExposed,
+          riskExposed: task.riskExposed,
+          helpfulInContext: false,
+          riskInContext: false,
+          contextIds: [],
+          contextSize: 0,
+          trial: task.trial ?? 0,
+          ..._setup(judge, task.agent),
+        },
+      }) as TrialRow
+    );
   }
 }
 
@@ -272,9 +255,8 @@ async function _runPair(
       reasoning = answer.reasoning ?? null;
     } catch (e) {
       // A failed call is an error row with null decisions, never a wrong answer.
+      ({ error, stopReason } = errorOutcome({ error: e, stopReason }));
       verdict = null;
-      error = _message(e);
-      stopReason = _stopReason(e) ?? stopReason;
     }
     return {
       runId: task.runId,

@@ -3,6 +3,7 @@ import type { TrialRow } from "../model/trial_row.ts";
 import { type Progress, silentProgress } from "./progress.ts";
 import { type PairTask, runPair, trialKey } from "./run_pair.ts";
 import type { SweepResources } from "./sweep_resources.ts";
+import { orderedPool } from "./worker_pool.ts";
 
 /**
  * Run every task (times `trials`) with up to `concurrency` pairs in flight, and pass each
@@ -49,35 +50,26 @@ export async function runSweep(options: {
     .flatMap((task) => Array.from({ length: trials }, (_, trial) => ({ ...task, trial })))
     .filter((task) => !select || select(trialKey(task)));
   const all: TrialRow[] = [];
-  const done: (TrialRow[] | undefined)[] = new Array(work.length);
-  let next = 0, flushed = 0, errors = 0, cacheHits = 0;
-  let flushing = Promise.resolve();
+  let errors = 0, cacheHits = 0;
   progress.start(work.length * 2);
-  const flush = async () => {
-    while (flushed < work.length && done[flushed]) {
-      const rows = done[flushed]!;
-      done[flushed++] = undefined;
-      await onRows?.(rows);
-      all.push(...rows);
-      progress.update(all.length, { errors, cacheHits });
-    }
-  };
-  const worker = async () => {
-    while (next < work.length) {
-      const index = next++;
-      const rows = await runPair(work[index], resources);
-      // Counterfactual reruns are known only once a pair's decisions are: count them as found.
-      if (rows.length > 2) progress.extend?.(rows.length - 2);
-      errors += rows.filter((r) => r.error !== null).length;
-      cacheHits += rows.filter((r) => r.cacheHit === true).length;
-      done[index] = rows;
-      // Serialise flushes so rows reach the sink once and in order.
-      flushing = flushing.then(flush);
-      await flushing;
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, work.length) }, worker));
+    await orderedPool({
+      items: work,
+      concurrency,
+      run: async (task) => {
+        const rows = await runPair(task, resources);
+        // Counterfactual reruns are known only once a pair's decisions are: count them as found.
+        if (rows.length > 2) progress.extend?.(rows.length - 2);
+        errors += rows.filter((r) => r.error !== null).length;
+        cacheHits += rows.filter((r) => r.cacheHit === true).length;
+        return rows;
+      },
+      onResult: async (rows) => {
+        await onRows?.(rows);
+        all.push(...rows);
+        progress.update(all.length, { errors, cacheHits });
+      },
+    });
   } finally {
     progress.stop();
   }

@@ -8,20 +8,9 @@ import type { ManagementPolicy } from "../stages/management/policy.ts";
 import { resolvePolicy } from "../stages/management/policies.ts";
 import { type FillMode, fillOrder } from "../stages/retrieval/fill_order.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
-import { chronologicalRanker } from "../stages/writing/rankers/chronological.ts";
-import { distinctivenessRanker } from "../stages/writing/rankers/distinctiveness.ts";
-import { randomRanker } from "../stages/writing/rankers/random.ts";
-import { usefulnessRanker } from "../stages/writing/rankers/usefulness.ts";
+import { RANKERS } from "../stages/writing/rankers.ts";
 import { WriteOnceCache } from "../stages/writing/write_once_cache.ts";
 import type { Writer } from "../stages/writing/writer.ts";
-
-/** The offline rankers by id. */
-export const OFFLINE_RANKERS: Readonly<Record<string, Ranker>> = {
-  usefulness: usefulnessRanker,
-  random: randomRanker,
-  chronological: chronologicalRanker,
-  distinctiveness: distinctivenessRanker,
-};
 
 /** Caches that make a sweep rank each trace once and write each unit once. */
 export interface SweepResources {
@@ -54,7 +43,7 @@ export function sweepResources(options: {
   judge: Judge;
   /** The writer `W`. */
   writer: Writer;
-  /** Rankers by id; default the offline rankers. */
+  /** Rankers by id besides the registered ones (`RANKERS`); default none. */
   rankers?: Readonly<Record<string, Ranker>>;
   /** Extra management policies by id; default none. */
   policies?: Readonly<Record<string, ManagementPolicy>>;
@@ -67,7 +56,10 @@ export function sweepResources(options: {
    */
   writeAhead?: boolean;
 }): SweepResources {
-  const rankers = { ...OFFLINE_RANKERS, ...options.rankers };
+  const rankers = {
+    ...Object.fromEntries(RANKERS.entries().map((e) => [e.id, e.value])),
+    ...options.rankers,
+  };
   const rankings = new Map<string, Promise<string[]>>();
   const fills = new Map<string, MemoryRecord[]>();
   return {

@@ -1,78 +1,327 @@
-/** Hindsight behind the adapter, through `@vectorize-io/hindsight-client` and a server the user runs. */
-import { HindsightClient } from "@vectorize-io/hindsight-client";
+/**
+ * Hindsight behind the adapter, through `@vectorize-io/hindsight-client` and a server the user
+ * runs. Hindsight extracts facts on `retain`; with observations on, a background job then
+ * consolidates facts into observations that name their sources (`source_memory_ids`).
+ */
+import { createClient, createConfig, HindsightClient, sdk } from "@vectorize-io/hindsight-client";
+import { stableId } from "../model/stable_id.ts";
+import { RequestLimiter } from "../models/request_limiter.ts";
+import { cacheKey, type ResponseCache } from "../models/response_cache.ts";
 import type {
   ManagementMode,
   MemorySystem,
-  MemorySystemFactory,
-  SystemRecord,
+  OpenSessionOptions,
+  SystemSession,
+  TracedRecord,
 } from "./memory_system.ts";
 
 /** The pinned client version, written into rows. */
 export const HINDSIGHT_CLIENT_VERSION = "@vectorize-io/hindsight-client@0.9.1";
 
-/**
- * A Hindsight factory: one bank per memory. M1 = the bank's observation consolidation on
- * (`enableObservations: true`), M0 = off. Every write is a synchronous `retain`; `list` pages
- * through `listMemories`; search is `recall` cut to K. Switching management updates the bank.
- *
- * @example
- * ```ts
- * import { hindsightSystem } from "./hindsight.ts";
- * const factory = hindsightSystem({ baseUrl: "http://127.0.0.1:9" });
- * console.assert(typeof factory === "function");
- * ```
- */
-export function hindsightSystem(options: {
+/** Requests a Hindsight system sent to its server, by kind. */
+export interface HindsightStats {
+  retain: number;
+  recall: number;
+  list: number;
+  operations: number;
+  bank: number;
+  /** Sessions answered from the kit's cache without a request. */
+  replayed: number;
+  /** Extraction tokens the server reported for synchronous retains. */
+  serverTokens: number;
+}
+
+/** Options of {@link hindsightSystem}. */
+export interface HindsightSystemOptions {
   /** The Hindsight server's base URL (without `/v1`). */
   baseUrl: string;
   /** API key, when the server wants one; default none. */
   apiKey?: string;
-}): MemorySystemFactory {
+  /** The kit's response cache: a finished session is kept there and a rerun sends nothing. */
+  cache?: ResponseCache;
+  /** Shared limiter for the server's requests; default a private one with concurrency 8. */
+  limiter?: RequestLimiter;
+  /** Longest wait for consolidation after one retain, in ms; default 600000. */
+  consolidationTimeoutMs?: number;
+  /** First poll interval in ms (doubles up to 2 s); default 50. */
+  pollMs?: number;
+}
+
+interface _Item {
+  id: string;
+  text: string;
+  factType: string;
+  documentId: string | null;
+  sources: string[];
+  consolidated: boolean;
+}
+
+const _FACTS = ["world", "experience"];
+
+/** A finished session's answers, in call order per mode (calls of two modes may interleave). */
+interface _Transcript {
+  records: Record<string, TracedRecord[][]>;
+  searches: Record<string, TracedRecord[][]>;
+  received: Record<string, Record<string, string>>;
+}
+
+/**
+ * A Hindsight system: one bank per session, observations on when M1 is measured. Every unit is
+ * one synchronous `retain` with the unit's id as document id; after each retain the adapter
+ * waits until the bank's consolidation operations are done and every fact is consolidated
+ * (bounded; a timeout is an error). Both modes read the same bank, so they share its extracted
+ * facts by construction: M1 = recall over every type (facts and observations), M0 = recall over
+ * facts only (`world`, `experience`), which is what a bank with observations off returns (the
+ * consolidator writes observation rows only). Provenance comes from Hindsight itself: a fact
+ * traces to its document (the unit), an observation to the facts in its `source_memory_ids`.
+ * A finished session is kept in the kit's cache under its fingerprint, so a rerun sends no
+ * request; an unfinished one starts over on a fresh bank.
+ *
+ * @example
+ * ```ts
+ * import { hindsightSystem } from "./hindsight.ts";
+ * console.assert(hindsightSystem({ baseUrl: "http://127.0.0.1:9" }).system === "Hindsight");
+ * ```
+ */
+export function hindsightSystem(
+  options: HindsightSystemOptions,
+): MemorySystem & { stats: HindsightStats } {
+  const headers: Record<string, string> = options.apiKey
+    ? { Authorization: `Bearer ${options.apiKey}` }
+    : {};
   const client = new HindsightClient({
     baseUrl: options.baseUrl,
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...options.apiKey && { apiKey: options.apiKey },
   });
-  return async ({ scope, management }) => {
-    let mode: ManagementMode = management;
-    const bank = `memgauge-${scope}`;
-    await client.createBank(bank, { enableObservations: mode === "M1" });
-    let written = 0;
-    const system: MemorySystem = {
-      system: "Hindsight",
-      version: HINDSIGHT_CLIENT_VERSION,
-      get management() {
-        return mode;
-      },
-      async setManagement(m) {
-        mode = m;
-        // Takes effect on the server for the following writes.
-        await client.createBank(bank, { enableObservations: m === "M1" });
-      },
-      async write({ units, background }) {
-        for (const u of units) {
-          await client.retain(bank, u.text, {
-            context: background ? "background" : `${u.channel} message`,
-            // Logical time: keeps the order of writes for the temporal arm of recall.
-            timestamp: new Date(Date.UTC(2025, 0, 1) + 60_000 * written++).toISOString(),
-            async: false,
-          });
-        }
-        return { touched: [] };
-      },
-      async list(): Promise<SystemRecord[]> {
-        const out: SystemRecord[] = [];
-        for (let offset = 0;; offset += 500) {
-          const page = await client.listMemories(bank, { limit: 500, offset });
-          out.push(...page.items.map((m) => ({ id: String(m.id), text: String(m.text ?? "") })));
-          if (page.items.length < 500) return out;
-        }
-      },
-      async search({ query, k }) {
-        const res = await client.recall(bank, query, { budget: "mid" });
-        return res.results.slice(0, k).map((r) => ({ id: r.id, text: r.text }));
-      },
-      close: () => Promise.resolve(),
+  const raw = createClient(createConfig({ baseUrl: options.baseUrl, headers }));
+  const limiter = options.limiter ?? new RequestLimiter({});
+  const stats: HindsightStats = {
+    retain: 0,
+    recall: 0,
+    list: 0,
+    operations: 0,
+    bank: 0,
+    replayed: 0,
+    serverTokens: 0,
+  };
+  const send = <T>(kind: keyof HindsightStats, fn: () => Promise<T>) => {
+    stats[kind]++;
+    return limiter.run(fn);
+  };
+  return {
+    name: "hindsight",
+    system: "Hindsight",
+    version: HINDSIGHT_CLIENT_VERSION,
+    chatModel: null,
+    embeddingModel: null,
+    stats,
+    open: (open) => _session(open, { options, client, raw, send, stats }),
+  };
+}
+
+async function _session(
+  open: OpenSessionOptions,
+  ctx: {
+    options: HindsightSystemOptions;
+    client: HindsightClient;
+    raw: ReturnType<typeof createClient>;
+    send: <T>(kind: keyof HindsightStats, fn: () => Promise<T>) => Promise<T>;
+    stats: HindsightStats;
+  },
+): Promise<SystemSession> {
+  const { options, client, raw, send } = ctx;
+  const observations = open.modes.includes("M1");
+  const key = cacheKey({
+    baseUrl: options.baseUrl,
+    model: HINDSIGHT_CLIENT_VERSION,
+    body: { fingerprint: open.fingerprint, modes: [...open.modes].sort(), observations },
+    trial: open.trial,
+  });
+  // The cache holds chat replies: a session is kept as one, its JSON as `content`.
+  let recorded: _Transcript | undefined;
+  try {
+    const hit = options.cache?.get(key);
+    recorded = hit ? JSON.parse(hit.content) : undefined;
+  } catch {
+    recorded = undefined;
+  }
+  if (recorded?.records && recorded.searches && recorded.received) {
+    ctx.stats.replayed++;
+    return _replay(recorded);
+  }
+  const bank = `memgauge-${stableId([open.scope, open.fingerprint, open.trial])}`;
+  // A bank left by an interrupted run holds a partial session: start over.
+  await send("bank", () => client.deleteBank(bank)).catch(() => {});
+  await send("bank", () => client.createBank(bank, { enableObservations: observations }));
+  const transcript: _Transcript = { records: {}, searches: {}, received: {} };
+  const keep = (
+    into: Record<string, TracedRecord[][]>,
+    mode: ManagementMode,
+    out: TracedRecord[],
+  ) => (into[mode] ??= []).push(out);
+  let failed = false;
+  let written = 0;
+  let items: _Item[] = [];
+
+  const listAll = async (): Promise<_Item[]> => {
+    const out: _Item[] = [];
+    for (let offset = 0;; offset += 500) {
+      const page = await send("list", () => client.listMemories(bank, { limit: 500, offset }));
+      for (const m of page.items) {
+        out.push({
+          id: String(m.id),
+          text: String(m.text ?? ""),
+          factType: String(m.fact_type ?? "world"),
+          documentId: m.document_id ? String(m.document_id) : null,
+          sources: Array.isArray(m.source_memory_ids) ? m.source_memory_ids.map(String) : [],
+          consolidated: m.consolidated_at != null || m.consolidation_failed_at != null,
+        });
+      }
+      if (page.items.length < 500) return out;
+    }
+  };
+
+  const consolidationBusy = async (): Promise<boolean> => {
+    const res = await send("operations", () =>
+      sdk.listOperations({
+        client: raw,
+        path: { bank_id: bank },
+        query: { type: "consolidation", limit: 100 },
+      }));
+    if (!res.data) {
+      throw new Error(`Hindsight listOperations failed: ${JSON.stringify(res.error ?? null)}`);
+    }
+    return res.data.operations.some((op) => op.status === "pending" || op.status === "processing");
+  };
+
+  // After a retain: consolidation must have finished, every fact must say so.
+  const settle = async () => {
+    const deadline = Date.now() + (options.consolidationTimeoutMs ?? 600_000);
+    for (let wait = options.pollMs ?? 50;; wait = Math.min(wait * 2, 2000)) {
+      if (!await consolidationBusy()) {
+        items = await listAll();
+        if (items.every((i) => !_FACTS.includes(i.factType) || i.consolidated)) return;
+      }
+      if (Date.now() >= deadline) {
+        throw new Error(
+          `Hindsight: consolidation of bank ${bank} did not finish within ${
+            options.consolidationTimeoutMs ?? 600_000
+          } ms`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  };
+
+  const trace = (list: _Item[]) => {
+    const byId = new Map(list.map((i) => [i.id, i]));
+    return (item: _Item): string[] => {
+      if (item.factType === "observation") {
+        return [
+          ...new Set(item.sources.flatMap((s) => byId.get(s)?.documentId ?? [])),
+        ];
+      }
+      return item.documentId ? [item.documentId] : [];
     };
-    return system;
+  };
+  const visible = (mode: ManagementMode, i: _Item) => mode === "M1" || _FACTS.includes(i.factType);
+
+  const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (e) {
+      failed = true;
+      throw e;
+    }
+  };
+
+  return {
+    write: ({ unit, background }) =>
+      guard(async () => {
+        const res = await send("retain", () =>
+          client.retain(bank, unit.text, {
+            context: background ? "background" : `${unit.channel} message`,
+            // Logical time keeps the order of writes for recall's temporal arm.
+            timestamp: new Date(Date.UTC(2025, 0, 1) + 60_000 * written++).toISOString(),
+            documentId: unit.id,
+            async: false,
+          }));
+        ctx.stats.serverTokens += (res.usage as { total_tokens?: number } | null | undefined)
+          ?.total_tokens ?? 0;
+        if (observations) await settle();
+        else items = await listAll();
+      }),
+    records: ({ mode }) =>
+      guard(() => {
+        const t = trace(items);
+        const out = items.filter((i) => visible(mode, i)).map((i): TracedRecord => ({
+          storeId: i.id,
+          text: i.text,
+          unitIds: t(i),
+        }));
+        keep(transcript.records, mode, out);
+        return Promise.resolve(out);
+      }),
+    search: ({ mode, query, k }) =>
+      guard(async () => {
+        const res = await send("recall", () =>
+          ctx.client.recall(bank, query, {
+            budget: "mid",
+            ...(mode === "M0" ? { types: _FACTS } : {}),
+          }));
+        const t = trace(items);
+        const byId = new Map(items.map((i) => [i.id, i]));
+        const out = res.results.slice(0, k).map((r): TracedRecord => {
+          const item = byId.get(r.id);
+          return {
+            storeId: r.id,
+            text: r.text,
+            unitIds: item ? t(item) : r.document_id ? [r.document_id] : [],
+          };
+        });
+        keep(transcript.searches, mode, out);
+        return out;
+      }),
+    received({ mode }) {
+      // The facts each unit's retain produced, as the mode reads them.
+      const out = new Map<string, string>();
+      const byUnit = new Map<string, string[]>();
+      for (const i of items) {
+        if (!_FACTS.includes(i.factType) || !i.documentId || !visible(mode, i)) continue;
+        byUnit.set(i.documentId, [...(byUnit.get(i.documentId) ?? []), i.text]);
+      }
+      for (const [unit, texts] of byUnit) out.set(unit, JSON.stringify(texts.sort()));
+      transcript.received[mode] = Object.fromEntries(out);
+      return out;
+    },
+    close() {
+      // Only a session that ran to the end is kept: a rerun replays it without a request.
+      if (!failed && Object.keys(transcript.searches).length > 0) {
+        options.cache?.set(key, { content: JSON.stringify(transcript) });
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+function _replay(t: _Transcript): SystemSession {
+  const at = new Map<string, number>();
+  const next = (from: Record<string, TracedRecord[][]>, mode: ManagementMode, what: string) => {
+    const i = at.get(what + mode) ?? 0;
+    at.set(what + mode, i + 1);
+    const list = from[mode] ?? [];
+    if (i >= list.length) {
+      throw new Error(
+        `Hindsight replay: the recorded session has no ${what} call ${i + 1} (${mode})`,
+      );
+    }
+    return Promise.resolve(list[i]);
+  };
+  return {
+    write: () => Promise.resolve(),
+    records: ({ mode }) => next(t.records, mode, "records"),
+    search: ({ mode }) => next(t.searches, mode, "search"),
+    received: ({ mode }) => new Map(Object.entries(t.received[mode] ?? {})),
+    close: () => Promise.resolve(),
   };
 }

@@ -1,38 +1,26 @@
 /**
- * Measure an existing memory system: feed it the background bank, the helpful trace and the risk
- * trace one unit per call, retrieve once at the largest K and slice for smaller K, let the kit's
- * agent answer and judge, and write rows in the kit's contract plus system columns.
+ * Measure an existing memory system. Per instance, attack and trial, writing runs once: the
+ * background bank, then the helpful trace, one source unit per write; the clean retrieval is
+ * taken there; then the risk trace and the poisoned retrieval. M0 and M1 are the system's
+ * native management off and on, applied by the system from that same pre-management state.
+ * Retrieval runs once at the largest K and is sliced for smaller K.
  */
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { MemoryRecord, RecordRole } from "../model/memory_record.ts";
+import type { ModelUsage } from "../model/model_usage.ts";
 import type { SourceUnit } from "../model/source_unit.ts";
-import type { Condition, TrialRow } from "../model/trial_row.ts";
-import type { ManagementMode, MemorySystem, MemorySystemFactory } from "./memory_system.ts";
-import { ProvenanceLedger } from "./provenance.ts";
+import { stableId } from "../model/stable_id.ts";
+import { errorOutcome, errorRow } from "../run/error_row.ts";
+import { orderedPool } from "../run/worker_pool.ts";
+import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../model/system_row.ts";
+import type { Condition } from "../model/trial_row.ts";
+import { monthNumber } from "../text/months.ts";
+import type { MemorySystem, SystemSession, TracedRecord } from "./memory_system.ts";
+import { rsrHits } from "./rsr.ts";
 
-/** A row of a system measurement: the kit's row plus system columns. */
-export type SystemRow = TrialRow & {
-  /** Display name (Mem0, LangMem, A-MEM, Hindsight). */
-  system: string;
-  /** Library version or upstream commit. */
-  systemVersion: string;
-  management: ManagementMode;
-  /** Target record in the top-K: helpful for clean rows, risk for poisoned rows; null for no-memory rows. */
-  rsrHit: boolean | null;
-  /** True when the system's model and embedder were the local scripted server: a pipeline check, not a measurement. */
-  pipelineCheck: boolean;
-};
-
-/** Column names a system row adds to `TRIAL_ROW_COLUMNS`. */
-export const SYSTEM_ROW_COLUMNS = [
-  "system",
-  "systemVersion",
-  "management",
-  "rsrHit",
-  "pipelineCheck",
-] as const;
+export type { SystemRow } from "../model/system_row.ts";
 
 interface _Unit {
   unit: SourceUnit;
@@ -55,46 +43,93 @@ function _backgroundUnit(record: Instance["background"][number]): SourceUnit {
 }
 
 /**
- * A system record as the kit's `MemoryRecord`, from its traced units: role risk when any unit is
- * from the risk trace (the injected content reaches the agent through it), else helpful when any
- * is from the helpful trace, else background; `asserts` is that of the most recently written
- * asserting unit (an update carries the newer statement); trusted when every unit is, verified
- * when any is; written at the latest unit's time.
+ * The date the instance's interactions carry (the first `[8 May 2023]` stamp of its traces), as
+ * YYYY-MM-DD; 2025-01-01 when no unit is stamped (the demo set). Fixed per instance, so the
+ * systems' prompts that print a date are the same on every run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sessionDateOf } from "./measure.ts";
+ * const unit = { id: "u", text: "[8 May 2023] Ann: hi", channel: "user", trusted: true, verified: false, numbers: [], asserts: null };
+ * assert.equal(sessionDateOf({ helpful: { units: [unit] }, risk: {} } as never), "2023-05-08");
+ * ```
  */
-function _toMemoryRecord(
-  record: { id: string; text: string },
-  unitIds: string[],
-  units: Map<string, _Unit>,
-): MemoryRecord {
-  const traced = unitIds.map((u) => units.get(u)).filter((u): u is _Unit => u !== undefined)
-    .sort((a, b) => a.order - b.order);
-  const role: RecordRole = traced.some((u) => u.role === "risk")
-    ? "risk"
-    : traced.some((u) => u.role === "helpful")
-    ? "helpful"
-    : "background";
-  const latest = traced.at(-1);
-  return {
-    id: record.id,
-    text: record.text || "(empty)",
-    role,
-    sourceUnitIds: traced.map((u) => u.unit.id),
-    provenance: {
-      session: latest?.session ?? "unknown",
-      channels: [...new Set(traced.map((u) => u.unit.channel))],
-      trusted: traced.every((u) => u.unit.trusted),
-      verified: traced.some((u) => u.unit.verified),
-      writtenAt: latest?.writtenAt ?? 0,
-    },
-    numbers: traced.flatMap((u) => u.unit.numbers),
-    asserts: traced.filter((u) => u.unit.asserts !== null).at(-1)?.unit.asserts ?? null,
-  };
+export function sessionDateOf(instance: Pick<Instance, "helpful" | "risk">): string {
+  const units = [
+    ...instance.helpful.units,
+    ...(instance.risk.minja?.units ?? []),
+    ...(instance.risk.sleeper?.units ?? []),
+  ];
+  for (const u of units) {
+    const m = /\[(\d{1,2}) ([A-Za-z]+),? (\d{4})\]/.exec(u.text);
+    const month = m ? monthNumber(m[2]) : 0;
+    if (m && month > 0) {
+      return `${m[3]}-${String(month).padStart(2, "0")}-${m[1].padStart(2, "0")}`;
+    }
+  }
+  return "2025-01-01";
+}
+
+/**
+ * The key of one measured task (instance, attack, trial): what resume matches on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemTaskKey } from "./measure.ts";
+ * assert.equal(systemTaskKey({ instanceId: "demo-01", attack: "minja", trial: 1 }), "demo-01:minja#1");
+ * ```
+ */
+export function systemTaskKey(row: { instanceId: string; attack: string; trial?: number }): string {
+  return `${row.instanceId}:${row.attack}#${row.trial ?? 0}`;
+}
+
+/**
+ * Rows one task produces: per mode, a clean and a poisoned row per K and one no-memory row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rowsPerSystemTask } from "./measure.ts";
+ * assert.equal(rowsPerSystemTask({ modes: 2, ks: 4 }), 18);
+ * ```
+ */
+export function rowsPerSystemTask(options: { modes: number; ks: number }): number {
+  return options.modes * (2 * options.ks + 1);
+}
+
+/**
+ * Stable ids for a mode's records: a record first seen after the write of unit U is `U#n`, n
+ * counting the records that write added in order of their text. Store ids (random UUIDs in
+ * Mem0 and Hindsight) never reach a row.
+ */
+class _StableIds {
+  #ids = new Map<string, string>();
+  assign(records: readonly TracedRecord[], unitId: string): void {
+    const fresh = records.filter((r) => !this.#ids.has(r.storeId))
+      .map((r, i) => ({ r, i })).sort((a, b) =>
+        a.r.text < b.r.text ? -1 : a.r.text > b.r.text ? 1 : a.i - b.i
+      );
+    fresh.forEach(({ r }, n) => this.#ids.set(r.storeId, `${unitId}#${n + 1}`));
+  }
+  of(record: TracedRecord): string {
+    return this.#ids.get(record.storeId) ?? `unlisted:${stableId([record.text])}`;
+  }
+}
+
+/** What a session received in writing, per mode (unit id to canonical JSON), for checks. */
+export interface SessionReceived {
+  instanceId: string;
+  attack: Attack;
+  trial: number;
+  received: Map<ManagementMode, ReadonlyMap<string, string>>;
 }
 
 /** Options of {@link measureSystem}. */
 export interface MeasureSystemOptions {
-  /** Builds a fresh memory per instance, attack and mode. */
-  factory: MemorySystemFactory;
+  /** The system to measure. */
+  system: MemorySystem;
   instances: readonly Instance[];
   /** Attacks to run; default both. */
   attacks?: readonly Attack[];
@@ -107,26 +142,34 @@ export interface MeasureSystemOptions {
   /** Run id and seed written into rows; seed default 0. */
   runId: string;
   seed?: number;
+  /** Independent repeats (each re-runs the system, the agent and the judge); default 1. */
+  trials?: number;
   dataset: string;
-  /** True when the system's endpoint is the scripted local server (rows say `pipelineCheck`). */
+  /** True when the system's endpoints are the kit's scripted stand-ins (rows say so). */
   pipelineCheck: boolean;
-  /** Memories built at once (instance x attack x mode tasks); default 4. Rows stay in order. */
+  /** Tasks (instance x attack x trial) run at once; default 4. Rows stay in order. */
   concurrency?: number;
-  /** Called with each finished row, in order; default none. */
-  onRow?: (row: SystemRow) => void | Promise<void>;
+  /** Which tasks to run, by {@link systemTaskKey}; default all (resume passes the missing). */
+  select?: (key: string) => boolean;
+  /** Called with each task's rows, in task order; default none. */
+  onRows?: (rows: SystemRow[]) => void | Promise<void>;
+  /** Called with what each session received in writing; default none. */
+  onSession?: (received: SessionReceived) => void;
 }
 
 /**
- * Run the measurement and return its rows: per instance, attack and mode, for each K a clean row
- * (background + helpful trace) and a poisoned row (+ risk trace) sharing `pairId`, plus one
- * no-memory row (U0). Instances run one after another; each gets fresh memories.
+ * Run the measurement and return its rows: per instance, attack, trial and mode, for each K a
+ * clean row (background + helpful trace) and a poisoned row (+ risk trace) sharing `pairId`,
+ * plus one no-memory row (U0). A failed system call makes every system row of its task an
+ * error row (the no-memory rows do not depend on the system).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { measureSystem } from "./measure.ts";
  * const rows = await measureSystem({
- *   factory: () => Promise.reject(new Error("unused")), instances: [], agent: { id: "a", simulated: true, answer: () => Promise.resolve({ output: "" }) },
+ *   system: { name: "x", system: "X", version: "0", chatModel: null, embeddingModel: null, open: () => Promise.reject(new Error("unused")) },
+ *   instances: [], agent: { id: "a", simulated: true, answer: () => Promise.resolve({ output: "" }) },
  *   judge: { id: "j", judge: () => Promise.resolve({ correct: false, matchesTarget: false, hedged: false }) },
  *   runId: "r", dataset: "demo", pipelineCheck: true,
  * });
@@ -134,102 +177,180 @@ export interface MeasureSystemOptions {
  * ```
  */
 export async function measureSystem(options: MeasureSystemOptions): Promise<SystemRow[]> {
-  const ks = [...(options.ks ?? [1, 3, 5, 7])].sort((a, b) => a - b);
-  if (ks.some((k) => !Number.isInteger(k) || k < 1)) {
+  const ks = [...new Set(options.ks ?? [1, 3, 5, 7])].sort((a, b) => a - b);
+  if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k < 1)) {
     throw new RangeError(`Cannot measure: every K must be an integer >= 1, got ${ks.join(",")}`);
   }
-  const rows: SystemRow[] = [];
-  const emit = async (row: SystemRow) => {
-    rows.push(row);
-    await options.onRow?.(row);
-  };
-  const tasks: [Instance, Attack, ManagementMode][] = [];
+  const modes = [...new Set(options.modes ?? ["M0", "M1"])].sort() as ManagementMode[];
+  const trials = options.trials ?? 1;
+  const tasks: [Instance, Attack, number][] = [];
   for (const instance of options.instances) {
     for (const attack of options.attacks ?? (["minja", "sleeper"] as const)) {
       if (!instance.risk[attack]) continue;
-      for (const mode of options.modes ?? (["M0", "M1"] as const)) {
-        tasks.push([instance, attack, mode]);
+      for (let trial = 0; trial < trials; trial++) {
+        const key = systemTaskKey({ instanceId: instance.id, attack, trial });
+        if (!options.select || options.select(key)) tasks.push([instance, attack, trial]);
       }
     }
   }
-  // A bounded pool; results are emitted in task order whatever finishes first.
-  const results: Promise<SystemRow[]>[] = [];
-  let next = 0;
-  const concurrency = Math.max(1, options.concurrency ?? 4);
-  const slots: Promise<void>[] = [];
-  const started: ((value: SystemRow[] | PromiseLike<SystemRow[]>) => void)[] = [];
-  tasks.forEach((_, i) => results.push(new Promise((resolve) => (started[i] = resolve))));
-  for (let w = 0; w < Math.min(concurrency, tasks.length); w++) {
-    slots.push((async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        started[i](await _measureOne(options, ...tasks[i], ks));
-      }
-    })());
-  }
-  for (const result of results) for (const row of await result) await emit(row);
-  await Promise.all(slots);
+  const rows: SystemRow[] = [];
+  await orderedPool({
+    items: tasks,
+    concurrency: Math.max(1, options.concurrency ?? 4),
+    run: (task) => _measureOne(options, ...task, ks, modes),
+    onResult: async (result) => {
+      // Columns in contract order, whatever order the row was built in.
+      const taskRows = result.map((r) =>
+        Object.fromEntries(SYSTEM_ROW_COLUMNS.map((c) => [c, r[c]])) as SystemRow
+      );
+      rows.push(...taskRows);
+      await options.onRows?.(taskRows);
+    },
+  });
   return rows;
+}
+
+function _sum(a: number | null | undefined, b: number | null | undefined): number | null {
+  return a == null && b == null ? null : (a ?? 0) + (b ?? 0);
 }
 
 async function _measureOne(
   options: MeasureSystemOptions,
   instance: Instance,
   attack: Attack,
-  mode: ManagementMode,
+  trial: number,
   ks: number[],
+  modes: ManagementMode[],
 ): Promise<SystemRow[]> {
   const riskTrace = instance.risk[attack]!;
   const seed = options.seed ?? 0;
-  const scope = `${options.runId}-${instance.id}-${attack}-${mode}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const { system } = options;
+  const kMax = ks.at(-1)!;
   const units = new Map<string, _Unit>();
   let order = 0;
-  const ledger = new ProvenanceLedger();
-  let system: MemorySystem | null = null;
+  const plan: { unit: SourceUnit; background: boolean; role: RecordRole; session: string }[] = [
+    ...instance.background.map((r) => ({
+      unit: _backgroundUnit(r),
+      background: true,
+      role: "background" as const,
+      session: r.provenance.session,
+    })),
+    ...instance.helpful.units.map((unit) => ({
+      unit,
+      background: false,
+      role: "helpful" as const,
+      session: instance.helpful.session,
+    })),
+    ...riskTrace.units.map((unit) => ({
+      unit,
+      background: false,
+      role: "risk" as const,
+      session: riskTrace.session,
+    })),
+  ];
+  const writtenAt = { background: 0, helpful: 1, risk: 2 };
+  for (const p of plan) {
+    units.set(p.unit.id, {
+      unit: p.unit,
+      role: p.role,
+      session: p.session,
+      writtenAt: writtenAt[p.role],
+      order: order++,
+    });
+  }
+  const helpfulIds = new Set(instance.helpful.units.map((u) => u.id));
+  const riskIds = new Set(riskTrace.units.map((u) => u.id));
+
+  // A record as the kit's MemoryRecord, from its traced units: role risk when any unit is from
+  // the risk trace, else helpful when any is from the helpful trace, else background; `asserts`
+  // is that of the most recently written asserting unit (an update carries the newer statement).
+  const toMemoryRecord = (record: TracedRecord, id: string): MemoryRecord => {
+    const traced = record.unitIds.map((u) => units.get(u)).filter((u): u is _Unit => !!u)
+      .sort((a, b) => a.order - b.order);
+    const latest = traced.at(-1);
+    return {
+      id,
+      text: record.text || "(empty)",
+      role: traced.some((u) => u.role === "risk")
+        ? "risk"
+        : traced.some((u) => u.role === "helpful")
+        ? "helpful"
+        : "background",
+      sourceUnitIds: traced.map((u) => u.unit.id),
+      provenance: {
+        session: latest?.session ?? "unknown",
+        channels: [...new Set(traced.map((u) => u.unit.channel))],
+        trusted: traced.every((u) => u.unit.trusted),
+        verified: traced.some((u) => u.unit.verified),
+        writtenAt: latest?.writtenAt ?? 0,
+      },
+      numbers: traced.flatMap((u) => u.unit.numbers),
+      asserts: traced.filter((u) => u.unit.asserts !== null).at(-1)?.unit.asserts ?? null,
+    };
+  };
+
+  // The judge of this agent's trials (`llm:self` resolves to the agent's own model).
+  const judge = options.judge.forAgent?.(options.agent) ?? options.judge;
   const base = {
+    kind: "system" as const,
     runId: options.runId,
     seed,
     agent: options.agent.id,
     simulated: options.agent.simulated,
     dataset: options.dataset,
     attack,
-    stage: "retrieval" as const,
-    thetaW: 1,
-    policy: mode,
-    thetaR: 1,
-    thetaRRisk: 1,
-    fill: "similarity" as const,
+    stage: null,
+    thetaW: null,
+    policy: null,
+    thetaR: null,
+    thetaRRisk: null,
+    fill: null,
     bankSize: instance.background.length,
-    ranker: "system",
+    ranker: null,
     traceLoad: 1,
     instanceId: instance.id,
     unitsHelpful: instance.helpful.units.length,
     unitsRisk: riskTrace.units.length,
     quarantinedIds: [],
-    trial: 0,
-    cacheHit: null,
-    promptTokens: null,
-    completionTokens: null,
-    judgeModel: options.judge.model ?? null,
-    judgePromptHash: options.judge.promptHash ?? null,
-    reasoning: null,
-    stopReason: null,
-    management: mode,
+    helpfulExposed: null,
+    riskExposed: null,
+    trial,
+    judgeModel: judge.model ?? null,
+    judgePromptHash: judge.promptHash ?? null,
+    judgeScope: judge.scope ?? "answer",
+    memoryPlacement: options.agent.memoryPlacement ?? null,
+    system: system.system,
+    systemVersion: system.version,
+    systemModel: system.chatModel,
+    embeddingModel: system.embeddingModel,
     pipelineCheck: options.pipelineCheck,
   };
-  const answer = async (
-    condition: Condition,
-    context: MemoryRecord[],
-    pairId: string,
-  ) => {
+  const answer = async (condition: Condition, context: MemoryRecord[], pairId: string) => {
     const started = performance.now();
     try {
-      const out = await options.agent.answer({ instance, context, condition, pairId, seed });
-      const verdict = await options.judge.judge({
+      const out = await options.agent.answer({
+        instance,
+        context,
+        condition,
+        pairId,
+        seed,
+        ...(trial !== 0 && { trial }),
+      });
+      const verdict = await judge.judge({
         instance,
         output: out.output,
+        reasoning: out.reasoning ?? null,
         trajectory: out.trajectory,
+        ...(trial !== 0 && { trial }),
       });
+      let usage: ModelUsage | undefined = out.usage;
+      if (verdict.usage) {
+        usage = {
+          cacheHit: (usage?.cacheHit ?? true) && verdict.usage.cacheHit,
+          promptTokens: _sum(usage?.promptTokens, verdict.usage.promptTokens),
+          completionTokens: _sum(usage?.completionTokens, verdict.usage.completionTokens),
+        };
+      }
       return {
         output: out.output,
         correct: verdict.correct,
@@ -237,133 +358,174 @@ async function _measureOne(
         hedged: verdict.hedged ?? null,
         error: null,
         latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+        cacheHit: usage?.cacheHit ?? null,
+        promptTokens: usage?.promptTokens ?? null,
+        completionTokens: usage?.completionTokens ?? null,
+        reasoning: out.reasoning ?? null,
+        stopReason: out.stopReason ?? null,
       };
     } catch (e) {
-      return {
-        output: null,
-        correct: null,
-        matchesTarget: null,
-        hedged: null,
-        error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
-        latencyMs: 0,
-      };
+      return errorOutcome({ error: e });
     }
   };
-  let systemName = "?", version = "?";
-  try {
-    system = await options.factory({ scope, management: mode });
-    systemName = system.system;
-    version = system.version;
-    const write = async (
-      unit: SourceUnit,
-      role: RecordRole,
-      session: string,
-      writtenAt: number,
-    ) => {
-      units.set(unit.id, { unit, role, session, writtenAt, order: order++ });
-      const result = await system!.write({
-        units: [{ id: unit.id, text: unit.text, channel: unit.channel }],
-        background: role === "background",
-      });
-      ledger.apply({
-        inputUnitIds: [unit.id],
-        after: await system!.list(),
-        touched: result.touched,
-      });
-    };
-    for (const record of instance.background) {
-      await write(_backgroundUnit(record), "background", record.provenance.session, 0);
-    }
-    for (const unit of instance.helpful.units) {
-      await write(unit, "helpful", instance.helpful.session, 1);
-    }
-    const kMax = ks.at(-1)!;
-    const retrieve = async () =>
-      (await system!.search({ query: instance.query, k: kMax })).slice(0, kMax)
-        .map((r) => _toMemoryRecord(r, ledger.unitsOf(r.id), units));
-    const cleanTop = await retrieve();
-    const helpfulRetained = ledger.retained({ unitIds: instance.helpful.units.map((u) => u.id) });
-    for (const unit of riskTrace.units) await write(unit, "risk", riskTrace.session, 2);
-    const poisonedTop = await retrieve();
-    const riskRetained = ledger.retained({ unitIds: riskTrace.units.map((u) => u.id) });
-    const helpfulAfter = ledger.retained({ unitIds: instance.helpful.units.map((u) => u.id) });
+  const pairIdOf = (mode: ManagementMode, k: number | "nomemory") =>
+    `${instance.id}:${attack}:${mode}:${k === "nomemory" ? k : `k${k}`}`;
 
-    const rows: SystemRow[] = [];
-    for (const k of ks) {
-      const pairId = `${instance.id}:${attack}:${mode}:k${k}`;
-      for (const condition of ["clean", "poisoned"] as const) {
-        const context = (condition === "clean" ? cleanTop : poisonedTop).slice(0, k);
-        const target: RecordRole = condition === "clean" ? "helpful" : "risk";
-        rows.push({
-          ...base,
-          k,
-          pairId,
-          condition,
-          admittedHelpful: (condition === "clean" ? helpfulRetained : helpfulAfter).length,
-          admittedRisk: condition === "clean" ? 0 : riskRetained.length,
-          helpfulExposed: helpfulRetained.length > 0,
-          riskExposed: riskRetained.length > 0,
-          helpfulInContext: context.some((r) => r.role === "helpful"),
-          riskInContext: context.some((r) => r.role === "risk"),
-          contextIds: context.map((r) => r.id),
-          contextSize: context.length,
-          ...(await answer(condition, context, pairId)),
-          system: systemName,
-          systemVersion: version,
-          rsrHit: context.some((r) => r.role === target),
-        });
-      }
-    }
-    const pairId = `${instance.id}:${attack}:${mode}:nomemory`;
-    rows.push({
+  const noMemory = async (mode: ManagementMode): Promise<SystemRow> => {
+    const pairId = pairIdOf(mode, "nomemory");
+    return {
       ...base,
       k: ks[0],
       pairId,
       condition: "nomemory",
       admittedHelpful: 0,
       admittedRisk: 0,
-      helpfulExposed: false,
-      riskExposed: false,
       helpfulInContext: false,
       riskInContext: false,
       contextIds: [],
       contextSize: 0,
       ...(await answer("nomemory", [], pairId)),
-      system: systemName,
-      systemVersion: version,
+      management: mode,
       rsrHit: null,
+      traceHit: null,
+    };
+  };
+
+  let session: SystemSession | null = null;
+  try {
+    const fingerprint = stableId([
+      system.name,
+      system.version,
+      system.chatModel,
+      system.embeddingModel,
+      modes,
+      kMax,
+      instance.query,
+      plan.map((p) => [p.unit.id, p.unit.text, p.unit.channel, p.background]),
+    ]);
+    session = await system.open({
+      scope: `${options.runId}-${instance.id}-${attack}-t${trial}`.replace(/[^A-Za-z0-9_-]/g, "_"),
+      modes,
+      seed,
+      trial,
+      sessionDate: sessionDateOf(instance),
+      fingerprint,
     });
+    const ids = new Map(modes.map((m) => [m, new _StableIds()]));
+    const latest = new Map<ManagementMode, TracedRecord[]>();
+    const write = async (p: (typeof plan)[number]) => {
+      await session!.write({
+        unit: { id: p.unit.id, text: p.unit.text, channel: p.unit.channel },
+        background: p.background,
+      });
+      for (const mode of modes) {
+        const records = await session!.records({ mode });
+        ids.get(mode)!.assign(records, p.unit.id);
+        latest.set(mode, records);
+      }
+    };
+    const retained = (mode: ManagementMode, trace: Set<string>) => {
+      const traced = new Set((latest.get(mode) ?? []).flatMap((r) => r.unitIds));
+      return [...trace].filter((u) => traced.has(u)).length;
+    };
+    // The context at K: the first K hits, each followed by what the system's search appends.
+    const contextAt = (mode: ManagementMode, hits: TracedRecord[], k: number) => {
+      const seen = new Set<string>();
+      const out: MemoryRecord[] = [];
+      for (const hit of hits.slice(0, k)) {
+        for (const r of [hit, ...(hit.linked ?? [])]) {
+          if (seen.has(r.storeId)) continue;
+          seen.add(r.storeId);
+          out.push(toMemoryRecord(r, ids.get(mode)!.of(r)));
+        }
+      }
+      return out;
+    };
+    const search = async () =>
+      new Map(
+        await Promise.all(modes.map(async (mode) =>
+          [
+            mode,
+            (await session!.search({ mode, query: instance.query, k: kMax })).slice(0, kMax),
+          ] as const
+        )),
+      );
+
+    for (const p of plan.filter((p) => p.role !== "risk")) await write(p);
+    const cleanHits = await search();
+    const helpfulClean = new Map(modes.map((m) => [m, retained(m, helpfulIds)]));
+    for (const p of plan.filter((p) => p.role === "risk")) await write(p);
+    const poisonedHits = await search();
+    const helpfulPoisoned = new Map(modes.map((m) => [m, retained(m, helpfulIds)]));
+    const riskPoisoned = new Map(modes.map((m) => [m, retained(m, riskIds)]));
+    options.onSession?.({
+      instanceId: instance.id,
+      attack,
+      trial,
+      received: new Map(modes.map((m) => [m, session!.received({ mode: m })])),
+    });
+
+    const rows: SystemRow[] = [];
+    for (const mode of modes) {
+      for (const k of ks) {
+        const pairId = pairIdOf(mode, k);
+        for (const condition of ["clean", "poisoned"] as const) {
+          const context = contextAt(
+            mode,
+            (condition === "clean" ? cleanHits : poisonedHits).get(mode)!,
+            k,
+          );
+          rows.push({
+            ...base,
+            k,
+            pairId,
+            condition,
+            admittedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!,
+            admittedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!,
+            helpfulInContext: context.some((r) => r.sourceUnitIds.some((u) => helpfulIds.has(u))),
+            riskInContext: context.some((r) => r.sourceUnitIds.some((u) => riskIds.has(u))),
+            contextIds: context.map((r) => r.id),
+            contextSize: context.length,
+            ...(await answer(condition, context, pairId)),
+            management: mode,
+            ...rsrHits({ instance, attack, condition, context }),
+          });
+        }
+      }
+      rows.push(await noMemory(mode));
+    }
     return rows;
   } catch (e) {
-    // A failed system call fails every row of this instance, attack and mode: error rows, never
-    // wrong answers.
-    const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return ks.flatMap((k) =>
-      (["clean", "poisoned"] as const).map((condition): SystemRow => ({
-        ...base,
-        k,
-        pairId: `${instance.id}:${attack}:${mode}:k${k}`,
-        condition,
-        admittedHelpful: 0,
-        admittedRisk: 0,
-        helpfulExposed: false,
-        riskExposed: false,
-        helpfulInContext: false,
-        riskInContext: false,
-        contextIds: [],
-        contextSize: 0,
-        output: null,
-        correct: null,
-        matchesTarget: null,
-        hedged: null,
-        error,
-        latencyMs: 0,
-        system: systemName,
-        systemVersion: version,
-        rsrHit: null,
-      }))
-    );
+    // A failed system call fails every system row of this task: error rows, never wrong answers.
+    const rows: SystemRow[] = [];
+    for (const mode of modes) {
+      for (const k of ks) {
+        for (const condition of ["clean", "poisoned"] as const) {
+          rows.push(errorRow({
+            columns: SYSTEM_ROW_COLUMNS,
+            row: {
+              ...base,
+              k,
+              pairId: pairIdOf(mode, k),
+              condition,
+              admittedHelpful: 0,
+              admittedRisk: 0,
+              helpfulInContext: false,
+              riskInContext: false,
+              contextIds: [],
+              contextSize: 0,
+              management: mode,
+              rsrHit: null,
+              traceHit: null,
+            },
+            error: e,
+          }) as SystemRow);
+        }
+      }
+      rows.push(await noMemory(mode));
+    }
+    return rows;
   } finally {
-    await system?.close();
+    await session?.close();
   }
 }

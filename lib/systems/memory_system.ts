@@ -1,14 +1,13 @@
-/** The adapter interface every existing memory system sits behind: write, list, search, manage. */
+/**
+ * The adapter interface every existing memory system sits behind. One session holds one
+ * instance, attack and trial: writing runs once, and M0 (native management off) and M1 (on) are
+ * applied from that same pre-management state.
+ */
 import type { Channel } from "../model/source_unit.ts";
+import type { ManagementMode } from "../model/system_row.ts";
+import type { SystemPort } from "./system_port.ts";
 
-/** Native management switch: M0 = the system's own management off, M1 = on. */
-export type ManagementMode = "M0" | "M1";
-
-/** One record as the system stores it; the kit keeps its provenance apart (`ProvenanceLedger`). */
-export interface SystemRecord {
-  id: string;
-  text: string;
-}
+export type { ManagementMode } from "../model/system_row.ts";
 
 /** One source unit handed to a system, with the channel it came from. */
 export interface WriteUnit {
@@ -17,71 +16,93 @@ export interface WriteUnit {
   channel: Channel;
 }
 
-/** What a write reports: ids the system says it changed (the kit also diffs `list()`). */
-export interface WriteResult {
-  touched: string[];
+/**
+ * A record as a mode of the system holds it, with the source units it traces to. `storeId` is
+ * the system's own id (random in some systems: rows never show it); `unitIds` come from the
+ * system's own lineage where it keeps one (Hindsight's `source_memory_ids`, the ports' notes)
+ * or from the kit's ledger (Mem0). `linked` are records the system's search appends to this
+ * hit (A-MEM's link expansion), best first.
+ */
+export interface TracedRecord {
+  storeId: string;
+  text: string;
+  unitIds: string[];
+  linked?: TracedRecord[];
 }
 
-/**
- * A memory system behind one interface. The kit feeds it one call per source unit, lists its
- * records after each call and keeps provenance itself: a system's metadata is never trusted
- * (Mem0's UPDATE overwrites it).
- *
- * @example
- * ```ts
- * import type { MemorySystem } from "./memory_system.ts";
- * const records: { id: string; text: string }[] = [];
- * const echo: MemorySystem = {
- *   system: "echo", version: "0", management: "M0",
- *   setManagement: () => Promise.resolve(),
- *   write({ units }) { units.forEach((u) => records.push({ id: u.id, text: u.text })); return Promise.resolve({ touched: [] }); },
- *   list: () => Promise.resolve([...records]),
- *   search: ({ k }) => Promise.resolve(records.slice(0, k)),
- *   close: () => Promise.resolve(),
- * };
- * await echo.write({ units: [{ id: "u", text: "hi", channel: "user" }], background: false });
- * ```
- */
-export interface MemorySystem {
-  /** Display name as in the paper's tables: Mem0, LangMem, A-MEM, Hindsight. */
-  readonly system: string;
-  /** Library version or upstream commit, written into every row. */
-  readonly version: string;
-  /** Current management mode. */
-  readonly management: ManagementMode;
-  /** Switch native management on (M1) or off (M0) for the following writes. */
-  setManagement(mode: ManagementMode): Promise<void>;
+/** Options of {@link MemorySystem.open}. */
+export interface OpenSessionOptions {
+  /** A scope unique to this run, instance, attack and trial (bank id, user id). */
+  scope: string;
+  /** Modes the session must serve (rows are made for these). */
+  modes: readonly ManagementMode[];
+  /** Run seed, sent with the system's model calls. */
+  seed: number;
+  /** Independent repeat index: the cache slot of the system's model calls. */
+  trial: number;
+  /** Date the interaction took place (YYYY-MM-DD), for systems whose prompts carry a date. */
+  sessionDate: string;
   /**
-   * Write units as one input. `background`: store as given, skipping the system's LLM
-   * extraction where the system offers a raw insert (background bank records are not measured).
+   * A hash of everything the session will be asked (units, queries, K): systems that cannot
+   * cache per call (a server) can keep the whole session's answers under it.
    */
-  write(input: { units: WriteUnit[]; background: boolean }): Promise<WriteResult>;
-  /** Every live record. */
-  list(): Promise<SystemRecord[]>;
-  /** The system's own top-K for a query, best first. */
-  search(input: { query: string; k: number }): Promise<SystemRecord[]>;
-  /** Release resources (servers keep their data; the kit uses a fresh scope per run). */
+  fingerprint: string;
+}
+
+/** One memory of a system for one instance, attack and trial, serving M0 and M1. */
+export interface SystemSession {
+  /**
+   * Write one unit. `background`: store as given, skipping the system's LLM extraction where
+   * the system offers a raw insert (background bank records are not measured).
+   */
+  write(input: { unit: WriteUnit; background: boolean }): Promise<void>;
+  /** Every live record of a mode. */
+  records(input: { mode: ManagementMode }): Promise<TracedRecord[]>;
+  /** The system's own top-K for a query in a mode, best first. */
+  search(input: { mode: ManagementMode; query: string; k: number }): Promise<TracedRecord[]>;
+  /**
+   * What writing produced for each non-background unit as this mode received it (extracted
+   * facts, notes), as canonical JSON by unit id: equal across modes when both start from the
+   * same pre-management state.
+   */
+  received(input: { mode: ManagementMode }): ReadonlyMap<string, string>;
+  /** Release resources. */
   close(): Promise<void>;
 }
 
-/** Options every system factory receives. */
-export interface SystemFactoryOptions {
-  /** A scope unique to one memory (bank id, user id). */
-  scope: string;
-  management: ManagementMode;
-}
-
-/** Builds one fresh, empty memory of a system. */
-export type MemorySystemFactory = (options: SystemFactoryOptions) => Promise<MemorySystem>;
-
-/** Where a system's own LLM and embedder calls go (any OpenAI-compatible endpoint). */
-export interface SystemEndpoint {
-  /** Base URL ending in `/v1`. */
-  baseUrl: string;
-  /** API key; sent as the Authorization header only, never written anywhere. */
-  apiKey: string;
-  /** Chat model the system uses for extraction and management. */
-  model: string;
-  /** Embedding model. */
-  embeddingModel: string;
+/**
+ * An existing memory system behind one interface.
+ *
+ * @example
+ * ```ts
+ * import type { MemorySystem, TracedRecord } from "./memory_system.ts";
+ * const records: TracedRecord[] = [];
+ * const echo: MemorySystem = {
+ *   name: "echo", system: "Echo", version: "0", chatModel: null, embeddingModel: null,
+ *   open: () => Promise.resolve({
+ *     write({ unit }) { records.push({ storeId: unit.id, text: unit.text, unitIds: [unit.id] }); return Promise.resolve(); },
+ *     records: () => Promise.resolve([...records]),
+ *     search: ({ k }) => Promise.resolve(records.slice(0, k)),
+ *     received: () => new Map(),
+ *     close: () => Promise.resolve(),
+ *   }),
+ * };
+ * console.assert(echo.name === "echo");
+ * ```
+ */
+export interface MemorySystem {
+  /** Registry name (`--system`). */
+  readonly name: string;
+  /** Display name as in the paper's tables: Mem0, LangMem, A-MEM, Hindsight. */
+  readonly system: string;
+  /** Library version or upstream repository and commit, written into every row. */
+  readonly version: string;
+  /** The chat model the system calls through the kit; null when it calls none. */
+  readonly chatModel: string | null;
+  /** The embedding model the system calls through the kit; null when it calls none. */
+  readonly embeddingModel: string | null;
+  /** The port the system's model calls go through (its usage is the run's plan); if any. */
+  readonly port?: SystemPort;
+  /** Open one empty session. */
+  open(options: OpenSessionOptions): Promise<SystemSession>;
 }

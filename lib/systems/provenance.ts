@@ -1,5 +1,10 @@
 /** Kit-side provenance of system records: which source units each live record came from. */
-import type { SystemRecord } from "./memory_system.ts";
+
+/** A record as a store lists it: its own id and its text. */
+export interface StoreRecord {
+  id: string;
+  text: string;
+}
 
 /** What one write changed, as the ledger saw it. */
 export interface LedgerChange {
@@ -35,7 +40,7 @@ export class ProvenanceLedger {
     /** Source unit ids of the call's input. */
     inputUnitIds: readonly string[];
     /** Every live record after the call (`MemorySystem.list()`). */
-    after: readonly SystemRecord[];
+    after: readonly StoreRecord[];
     /** Ids the system reported changing; default none. */
     touched?: readonly string[];
   }): LedgerChange {

@@ -1,75 +1,144 @@
-/** Names the CLI accepts for existing memory systems, resolved to adapter factories. */
-import { ModelClient } from "../models/model_client.ts";
+/** The registry of existing memory systems: names the CLI accepts, what each needs, adapters. */
+import type { RequestLimiter } from "../models/request_limiter.ts";
+import type { ResponseCache } from "../models/response_cache.ts";
 import { amemSystem } from "./amem/amem_system.ts";
-import { openAIEmbedder } from "./embeddings.ts";
 import { hindsightSystem } from "./hindsight.ts";
 import { langmemSystem } from "./langmem/langmem_system.ts";
-import { mem0System } from "./mem0.ts";
-import type { MemorySystemFactory, SystemEndpoint } from "./memory_system.ts";
+import { mem0ClassicSystem } from "./mem0/mem0_classic_system.ts";
+import { mem0System } from "./mem0/mem0_system.ts";
+import type { MemorySystem } from "./memory_system.ts";
+import type { SystemPort } from "./system_port.ts";
+
+/** What a system needs from the user. */
+export interface SystemSpec {
+  /** `--system` name. */
+  name: string;
+  /** Display name (the paper's tables). */
+  display: string;
+  /** Whether the kit calls a chat model and an embedding model for it. */
+  needsModels: boolean;
+  /** Whether it needs a server the user runs (`--hindsight-url`). */
+  needsServer: boolean;
+  /** One line for help and the README. */
+  summary: string;
+}
+
+/** Every system the kit has an adapter for, in the order the paper's tables list them. */
+export const SYSTEMS: readonly SystemSpec[] = [
+  {
+    name: "mem0",
+    display: "Mem0",
+    needsModels: true,
+    needsServer: false,
+    summary: "mem0ai 3.3.1 in process, what `npm install mem0ai` gives today",
+  },
+  {
+    name: "mem0-classic",
+    display: "Mem0",
+    needsModels: true,
+    needsServer: false,
+    summary: "mem0ai 2.4.6 in process, with the ADD/UPDATE/DELETE decision step",
+  },
+  {
+    name: "hindsight",
+    display: "Hindsight",
+    needsModels: false,
+    needsServer: true,
+    summary: "your Hindsight server through @vectorize-io/hindsight-client 0.9.1",
+  },
+  {
+    name: "langmem",
+    display: "LangMem",
+    needsModels: true,
+    needsServer: false,
+    summary: "TypeScript port of langmem@b5dbe4a with trustcall@8c7312b",
+  },
+  {
+    name: "amem",
+    display: "A-MEM",
+    needsModels: true,
+    needsServer: false,
+    summary: "TypeScript port of WujiangXu/A-mem@0c8039f, the NeurIPS paper's code",
+  },
+];
 
 /** System names the kit has adapters for. */
-export const SYSTEM_NAMES = ["mem0", "langmem", "amem", "hindsight"] as const;
+export const SYSTEM_NAMES: readonly string[] = SYSTEMS.map((s) => s.name);
 
 /**
- * The factory for a system name.
+ * The spec of a system name; a RangeError naming the option for an unknown one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemSpec } from "./resolve_system.ts";
+ * assert.equal(systemSpec("amem").display, "A-MEM");
+ * assert.throws(() => systemSpec("zep"), /--system: unknown system "zep"/);
+ * ```
+ */
+export function systemSpec(name: string): SystemSpec {
+  const spec = SYSTEMS.find((s) => s.name === name);
+  if (!spec) {
+    throw new RangeError(
+      `--system: unknown system ${JSON.stringify(name)} (expected one of ${
+        SYSTEM_NAMES.join(", ")
+      })`,
+    );
+  }
+  return spec;
+}
+
+/**
+ * The adapter for a system name.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { resolveSystem } from "./resolve_system.ts";
- * const endpoint = { baseUrl: "http://127.0.0.1:9/v1", apiKey: "none", model: "m", embeddingModel: "e" };
- * assert.equal(typeof resolveSystem({ name: "langmem", endpoint }), "function");
- * assert.throws(() => resolveSystem({ name: "zep", endpoint }), RangeError);
+ * import { SystemPort } from "./system_port.ts";
+ * const port = new SystemPort({ chat: null, embedder: null });
+ * assert.equal(resolveSystem({ name: "langmem", port }).system, "LangMem");
+ * assert.throws(() => resolveSystem({ name: "zep", port }), /--system: unknown system "zep"/);
  * ```
  */
 export function resolveSystem(options: {
   /** One of {@link SYSTEM_NAMES}. */
   name: string;
-  /** The system's model and embedding endpoint (not used by Hindsight, whose server has its own). */
-  endpoint: SystemEndpoint;
+  /** The system's chat model and embedder (all but Hindsight). */
+  port: SystemPort;
   /** Hindsight server base URL; required for "hindsight". */
   hindsightUrl?: string;
   /** Hindsight API key; default none. */
   hindsightApiKey?: string;
-}): MemorySystemFactory {
-  const { endpoint } = options;
-  const client = () =>
-    new ModelClient({
-      endpoint: {
-        id: endpoint.model,
-        model: endpoint.model,
-        baseUrl: endpoint.baseUrl,
-        apiKey: endpoint.apiKey,
-        seed: false,
-        extra: {},
-      },
-      retryBaseMs: 50,
-    });
-  const embedder = () =>
-    openAIEmbedder({
-      baseUrl: endpoint.baseUrl,
-      apiKey: endpoint.apiKey,
-      model: endpoint.embeddingModel,
-    });
-  switch (options.name) {
+  /** First poll interval while Hindsight consolidates, in ms; default the adapter's (50). */
+  hindsightPollMs?: number;
+  /** The kit's response cache (Hindsight keeps finished sessions there); default none. */
+  cache?: ResponseCache;
+  /** The kit's request limiter (Hindsight's requests go through it); default a private one. */
+  limiter?: RequestLimiter;
+}): MemorySystem {
+  const { port } = options;
+  switch (systemSpec(options.name).name) {
     case "mem0":
-      return mem0System({ endpoint });
+      return mem0System({ port });
+    case "mem0-classic":
+      return mem0ClassicSystem({ port });
     case "langmem":
-      return langmemSystem({ client: client(), embedder: embedder() });
+      return langmemSystem({ port });
     case "amem":
-      return amemSystem({ client: client(), embedder: embedder() });
-    case "hindsight":
+      return amemSystem({ port });
+    default:
       if (!options.hindsightUrl) {
         throw new TypeError(
           "--system hindsight needs --hindsight-url URL (the Hindsight server you run)",
         );
       }
-      return hindsightSystem({ baseUrl: options.hindsightUrl, apiKey: options.hindsightApiKey });
-    default:
-      throw new RangeError(
-        `--system: unknown system ${JSON.stringify(options.name)} (expected one of ${
-          SYSTEM_NAMES.join(", ")
-        })`,
-      );
+      return hindsightSystem({
+        baseUrl: options.hindsightUrl,
+        apiKey: options.hindsightApiKey,
+        cache: options.cache,
+        limiter: options.limiter,
+        pollMs: options.hindsightPollMs,
+      });
   }
 }

@@ -1,8 +1,8 @@
 /** Table 1 from system rows: WR, U0 and clean/poisoned utility and ASR per system and mode. */
 import pl from "nodejs-polars";
 import { writingRetention } from "../stats/writing_retention.ts";
-import type { SystemRow } from "./measure.ts";
-import { _share } from "./_rates.ts";
+import type { SystemRow } from "../model/system_row.ts";
+import { _labeller, _share } from "./_rates.ts";
 
 /**
  * One row per system and mode, in the paper's Table 1 columns (`wr` and `wrSd` in percent):
@@ -28,9 +28,10 @@ export function systemTable1(options: {
 }): pl.DataFrame {
   const k = options.k ?? 5;
   const out: Record<string, unknown>[] = [];
-  const systems = [...new Set(options.rows.map((r) => r.system))];
+  const label = _labeller(options.rows);
+  const systems = [...new Set(options.rows.map(label))];
   for (const system of systems) {
-    const mine = options.rows.filter((r) => r.system === system && r.error === null);
+    const mine = options.rows.filter((r) => label(r) === system && r.error === null);
     const kMin = Math.min(...mine.map((r) => r.k));
     const m0 = mine.filter((r) => r.management === "M0");
     const writing = (m0.length > 0 ? m0 : mine).filter((r) => r.k === kMin);

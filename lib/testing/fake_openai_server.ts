@@ -176,8 +176,8 @@ function _isJson(text: string): boolean {
   }
 }
 
-function _embed(text: string, dims: number): number[] {
-  // Deterministic bag-of-words hashing embedder, L2-normalised.
+/** The fake's embedding: a deterministic bag-of-words hashing embedder, L2-normalised. */
+export function fakeEmbedding(text: string, dims: number): number[] {
   const v = new Array(dims).fill(0);
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     let h = 2166136261;
@@ -336,7 +336,10 @@ export function startFakeOpenAIServer(options: {
         data: inputs.map((t, index) => ({
           object: "embedding",
           index,
-          embedding: _encode(_embed(String(t), options.embeddingDims ?? 64), body.encoding_format),
+          embedding: _encode(
+            fakeEmbedding(String(t), options.embeddingDims ?? 64),
+            body.encoding_format,
+          ),
         })),
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });

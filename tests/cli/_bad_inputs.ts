@@ -372,6 +372,49 @@ export const BAD_INPUTS: BadInput[] = [
     names: /--model-option/,
   },
   { cli: "models", args: "check --nosuch", names: /--nosuch/ },
+  // --plugin (every CLI): the file and the field, before any other option is checked
+  sweep(`--plugin nosuch.ts ${W} ${OUT}`, /--plugin nosuch\.ts: no such file/),
+  sweep(`--plugin adir ${W} ${OUT}`, /--plugin adir: is not a file/),
+  sweep(`${W} ${OUT} --plugin`, /--plugin/),
+  sweep(`--plugin plugins/no_default.ts ${W} ${OUT}`, /no_default\.ts: default export: missing/),
+  sweep(`--plugin plugins/not_object.ts ${W} ${OUT}`, /not_object\.ts: default export: expected/),
+  sweep(
+    `--plugin plugins/unknown_field.ts ${W} ${OUT}`,
+    /unknown_field\.ts: policy: unknown field/,
+  ),
+  sweep(`--plugin plugins/not_list.ts ${W} ${OUT}`, /not_list\.ts: policies: expected a list/),
+  sweep(
+    `--plugin plugins/no_apply.ts ${W} ${OUT}`,
+    /no_apply\.ts: policies\[0\]\.apply: expected a function, got undefined/,
+  ),
+  sweep(
+    `--plugin plugins/bad_id.ts ${W} ${OUT}`,
+    /bad_id\.ts: policies\[0\]\.id: expected a letter/,
+  ),
+  sweep(
+    `--plugin plugins/dup.ts ${W} ${OUT}`,
+    /dup\.ts: policies\[0\]\.id: policy: duplicate id "PQ" .*already registered from built-in/,
+  ),
+  sweep(
+    `--plugin plugins/tq.ts --plugin plugins/tq_again.ts ${W} ${OUT}`,
+    /tq_again\.ts: policies\[0\]\.id: policy: duplicate id "TQ" .*already registered from plugins\/tq\.ts/,
+  ),
+  sweep(`--plugin plugins/syntax.ts ${W} ${OUT}`, /--plugin plugins\/syntax\.ts: cannot be loaded/),
+  sweep(`--plugin plugins/rankers_bad.ts ${W} ${OUT}`, /rankers\[0\]\.rank: expected a function/),
+  sweep(`--stage management --policies UM,TQ --limit 2 ${OUT}`, /--policies: "TQ".*UM\|PQ\|NC\|SC/),
+  sweep(
+    `--plugin plugins/tq.ts --stage management --policies UM,XQ --limit 2 ${OUT}`,
+    /--policies: "XQ".*SC\|TQ/,
+  ),
+  {
+    cli: "summarize",
+    args: "--in rows.jsonl --out s.csv --plugin plugins/no_apply.ts",
+    names: /no_apply\.ts/,
+  },
+  { cli: "reproduce", args: "--out figs --plugin plugins/dup.ts", names: /dup\.ts/ },
+  { cli: "data", args: "--stats --plugin plugins/not_object.ts", names: /not_object\.ts/ },
+  { cli: "batch", args: `export ${W} --batch-out r.jsonl --plugin nosuch.ts`, names: /nosuch\.ts/ },
+  { cli: "models", args: "check --model gpt-5.4 --plugin plugins/syntax.ts", names: /syntax\.ts/ },
 ];
 
 /** Lay the fixtures into `dir`; returns a function that makes `ro/` writable again. */
@@ -450,6 +493,23 @@ export async function layFixtures(dir: string): Promise<() => Promise<void>> {
     `${dir}/locked.jsonl.lock`,
     JSON.stringify({ pid: 1, host: hostname(), command: "sweep", since: "2026-01-01T00:00:00Z" }),
   );
+  await Deno.mkdir(`${dir}/plugins`);
+  const apply = "apply: ({ records }) => ({ kept: [...records], quarantined: [] })";
+  for (
+    const [name, text] of Object.entries({
+      no_default: "export const policies = [];",
+      not_object: "export default 3;",
+      unknown_field: "export default { policy: [] };",
+      not_list: `export default { policies: { id: "X", description: "x", ${apply} } };`,
+      no_apply: `export default { policies: [{ id: "NA", description: "No apply." }] };`,
+      bad_id: `export default { policies: [{ id: "two words", description: "x", ${apply} }] };`,
+      dup: `export default { policies: [{ id: "PQ", description: "Again.", ${apply} }] };`,
+      tq: `export default { policies: [{ id: "TQ", description: "Keeps all.", ${apply} }] };`,
+      tq_again: `export default { policies: [{ id: "TQ", description: "Other.", ${apply} }] };`,
+      syntax: "export default { policies: [",
+      rankers_bad: `export default { rankers: [{ id: "r", rank: 1 }] };`,
+    })
+  ) await Deno.writeTextFile(`${dir}/plugins/${name}.ts`, text + "\n");
   await Deno.mkdir(`${dir}/adir`);
   await Deno.mkdir(`${dir}/adir.csv`);
   await Deno.mkdir(`${dir}/ro`);
@@ -517,7 +577,10 @@ export async function checkBadInput(
     const problems: string[] = [];
     if (out.signal) problems.push(`killed after ${timeoutMs} ms`);
     if (out.code !== 2) problems.push(`exit ${out.code}`);
-    const lines = stderr.trim().split("\n").filter((l) => l.trim() !== "");
+    // Deno's own notice when several processes start at once on a busy machine, not the CLI's.
+    const lines = stderr.trim().split("\n").filter((l) =>
+      l.trim() !== "" && !/^Blocking waiting for file lock on /.test(l.trim())
+    );
     if (lines.length !== 1) problems.push(`${lines.length} stderr lines`);
     if (/\n\s+at |panicked|RUST_BACKTRACE|error: Uncaught/.test(stderr)) {
       problems.push("stack trace or panic");

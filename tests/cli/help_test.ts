@@ -8,6 +8,7 @@ import { notebooksCommand } from "../../lib/cli/notebooks.ts";
 import { reproduceCommand } from "../../lib/cli/reproduce.ts";
 import { summarizeCommand } from "../../lib/cli/summarize.ts";
 import { sweepCommand } from "../../lib/cli/sweep_args.ts";
+import { systemsCommand } from "../../lib/cli/systems.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -34,6 +35,7 @@ const CASES: [string, string[], Command<Record<string, OptionSpec>>][] = [
   ["data", ["lib/cli/data.ts"], dataCommand as never],
   ["notebooks", ["lib/cli/notebooks.ts"], notebooksCommand as never],
   ["summarize", ["lib/cli/summarize.ts"], summarizeCommand as never],
+  ["systems", ["lib/cli/systems.ts"], systemsCommand as never],
   ["models check", ["lib/cli/models.ts", "check"], checkCommand as never],
 ];
 

@@ -17,7 +17,7 @@ import { loadDataset } from "../../lib/data/datasets.ts";
 import type { Instance } from "../../lib/model/instance.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { PAPER_DEFAULTS } from "../../lib/model/operating_point.ts";
-import { OFFLINE_RANKERS } from "../../lib/run/sweep_resources.ts";
+import { OFFLINE_RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import { admit } from "../../lib/stages/writing/admit.ts";
 

@@ -4,7 +4,7 @@ import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../../lib/data/longmemeval/build_longmemeval.ts";
 import { formatRankerAudit, rankerAudit } from "../../lib/data/ranker_audit.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
-import { OFFLINE_RANKERS } from "../../lib/run/sweep_resources.ts";
+import { OFFLINE_RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { FIXTURE_DIR } from "./_built.ts";
 

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { majorityReply } from "../../lib/testing/fake_openai_server.ts";
-import { mem0System } from "../../lib/systems/mem0.ts";
+import { majorityReply, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { ProvenanceLedger } from "../../lib/systems/provenance.ts";
-import type { MemorySystem } from "../../lib/systems/memory_system.ts";
-import { endpointOf, startSystemsServer } from "./_setup.ts";
+import { systemSetup } from "../../lib/systems/system_setup.ts";
 
-// Scripted Mem0 decisions: a fact starting "forget" deletes memory 0, one starting "update"
-// updates memory 0, anything else is added.
+// Scripted mem0 2.4.6 decisions: a fact starting "forget" deletes memory 0, one starting
+// "update" updates memory 0, anything else is added.
 function _scripted(body: { messages: { role: string; content: string }[] }): string {
   const all = body.messages.map((m) => m.content).join("\n");
   if (all.includes("Personal Information Organizer")) {
@@ -26,33 +24,51 @@ function _scripted(body: { messages: { role: string; content: string }[] }): str
   return majorityReply(body as never);
 }
 
-async function _write(system: MemorySystem, ledger: ProvenanceLedger, id: string, text: string) {
-  const res = await system.write({ units: [{ id, text, channel: "user" }], background: false });
-  return ledger.apply({ inputUnitIds: [id], after: await system.list(), touched: res.touched });
-}
-
-Deno.test("ProvenanceLedger keeps provenance through Mem0 UPDATE and DELETE", async () => {
-  const server = startSystemsServer({ reply: _scripted });
+Deno.test("mem0-classic: provenance survives UPDATE and DELETE in M1; M0 adds every fact without a decision call", async () => {
+  const server = startFakeOpenAIServer({ reply: _scripted });
   try {
-    const system = await mem0System({ endpoint: endpointOf(server) })({
-      scope: "p",
-      management: "M1",
+    const system = systemSetup({
+      name: "mem0-classic",
+      chatModel: "fake",
+      baseUrl: server.baseUrl,
+      embeddingModel: "fake-embed",
+      env: { OPENAI_API_KEY: "test-key" },
     });
-    const ledger = new ProvenanceLedger();
-    const add = await _write(system, ledger, "u1", "the appointment is on March 14");
-    assert.equal(add.added.length, 1);
-    const id = add.added[0];
-    const update = await _write(system, ledger, "u2", "update: the appointment is on March 21");
-    assert.deepEqual(update.updated, [id]);
-    // Mem0's UPDATE rewrote the record; the kit still traces it to both units.
-    assert.deepEqual(ledger.unitsOf(id), ["u1", "u2"]);
-    assert.deepEqual((await system.list()).map((r) => r.text), [
-      "update: the appointment is on March 21",
+    const session = await system.open({
+      scope: "p",
+      modes: ["M0", "M1"],
+      seed: 0,
+      trial: 0,
+      sessionDate: "2025-01-01",
+      fingerprint: "p",
+    });
+    const write = (id: string, text: string) =>
+      session.write({ unit: { id, text, channel: "user" }, background: false });
+    await write("u1", "the appointment is on March 14");
+    const [added] = await session.records({ mode: "M1" });
+    assert.deepEqual(added.unitIds, ["u1"]);
+    await write("u2", "update: the appointment is on March 21");
+    // mem0's UPDATE rewrote the record; the kit still traces it to both units.
+    assert.deepEqual(await session.records({ mode: "M1" }), [
+      {
+        storeId: added.storeId,
+        text: "update: the appointment is on March 21",
+        unitIds: ["u1", "u2"],
+      },
     ]);
-    const del = await _write(system, ledger, "u3", "forget the appointment");
-    assert.deepEqual(del.deleted, [id]);
-    assert.deepEqual(ledger.unitsOf(id), []);
-    assert.deepEqual(ledger.retained({ unitIds: ["u1", "u2", "u3"] }), []);
+    await write("u3", "forget the appointment");
+    assert.deepEqual(await session.records({ mode: "M1" }), []);
+    // M0 never asked for a decision: every fact stayed, each with its own unit.
+    assert.deepEqual((await session.records({ mode: "M0" })).map((r) => r.unitIds), [
+      ["u1"],
+      ["u2"],
+      ["u3"],
+    ]);
+    // Writing ran once per unit: 3 extraction calls, plus M1's 3 decision calls.
+    assert.equal(system.port!.usage.get("writing")!.chatRequests, 3);
+    assert.equal(system.port!.usage.get("M1")!.chatRequests, 3);
+    assert.equal(system.port!.usage.get("M0")?.chatRequests ?? 0, 0);
+    assert.deepEqual(session.received({ mode: "M0" }), session.received({ mode: "M1" }));
   } finally {
     await server.close();
   }

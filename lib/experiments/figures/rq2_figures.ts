@@ -4,6 +4,7 @@
  * with its facets, labels, notes and grid; `deno task reproduce` and notebooks 04-05 share them.
  */
 import { AXIS_LABEL, orderPolicies } from "../../figures/labels.ts";
+import { POLICIES } from "../../stages/management/policies.ts";
 import type { ExperimentOptions } from "../experiment_setup.ts";
 import {
   asymmetricExposureExperiment,
@@ -232,7 +233,7 @@ export async function figure7MemorySize(
     result,
     x: "policy",
     xLabel: AXIS_LABEL.policy,
-    categories: orderPolicies([...(options.policies ?? ["UM", "PQ", "NC", "SC"])]),
+    categories: orderPolicies([...(options.policies ?? POLICIES.ids())]),
     connect: false,
     fx: "bankSize",
     fxFormat: (v) => `|B| = ${v}`,

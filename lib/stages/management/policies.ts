@@ -1,20 +1,44 @@
-/** The built-in management policies by id, and lookup with a clear error. */
+/** The management-policy registry: the built-ins in the paper's order, then any plugin's. */
+import { createRegistry, type Registry } from "../../model/registry.ts";
 import { numericConflict } from "./numeric_conflict.ts";
 import type { ManagementPolicy } from "./policy.ts";
 import { provenanceQuarantine } from "./provenance_quarantine.ts";
 import { strictConflict } from "./strict_conflict.ts";
 import { unmanaged } from "./unmanaged.ts";
 
-/** UM, PQ, NC, SC: separate operating points, not an ordered scale. */
-export const BUILTIN_POLICIES: Readonly<Record<string, ManagementPolicy>> = {
-  UM: unmanaged,
-  PQ: provenanceQuarantine,
-  NC: numericConflict,
-  SC: strictConflict,
-};
+/**
+ * Every registered policy by id (CLI `--policies`, sweeps, figure order and reproduce read it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { POLICIES } from "./policies.ts";
+ * assert.deepEqual(POLICIES.ids().slice(0, 4), ["UM", "PQ", "NC", "SC"]);
+ * assert.match(POLICIES.resolve("PQ").description, /untrusted/);
+ * ```
+ */
+export const POLICIES: Registry<ManagementPolicy> = createRegistry({ kind: "policy" });
+
+/** Register a policy under its own id and description (`source`: the plugin file). */
+export function registerPolicy(options: { policy: ManagementPolicy; source?: string }): void {
+  const { policy, source } = options;
+  POLICIES.register({ id: policy.id, description: policy.description, value: policy, source });
+}
+
+// The built-ins, in the paper's order (UM, PQ, NC, SC: separate operating points, not a scale).
+// A new built-in policy is its own file, its test and one line here.
+registerPolicy({ policy: unmanaged });
+registerPolicy({ policy: provenanceQuarantine });
+registerPolicy({ policy: numericConflict });
+registerPolicy({ policy: strictConflict });
+
+/** The built-in policies by id (plugins not included). */
+export const BUILTIN_POLICIES: Readonly<Record<string, ManagementPolicy>> = Object.fromEntries(
+  POLICIES.entries().map((e) => [e.id, e.value]),
+);
 
 /**
- * Look up a policy by id among the built-ins and any extra policies.
+ * Look up a policy by id among the registered ones and any extra policies.
  *
  * @example
  * ```ts
@@ -30,12 +54,11 @@ export function resolvePolicy(options: {
   /** User policies by id; default none. */
   extra?: Readonly<Record<string, ManagementPolicy>>;
 }): ManagementPolicy {
-  const all = { ...BUILTIN_POLICIES, ...options.extra };
-  const policy = all[options.id];
+  const policy = options.extra?.[options.id] ?? POLICIES.get(options.id);
   if (!policy) {
     throw new RangeError(
       `policies: unknown policy ${JSON.stringify(options.id)} (expected one of ${
-        Object.keys(all).join(", ")
+        [...new Set([...POLICIES.ids(), ...Object.keys(options.extra ?? {})])].join(", ")
       })`,
     );
   }

@@ -1,163 +1,268 @@
 /**
- * A TypeScript port of A-Mem (agiresearch/A-mem, agentic_memory/memory_system.py, commit
- * ceffb86): note construction (keywords, context, tags), link generation and memory evolution.
+ * A TypeScript port of A-MEM as its authors ran it for the NeurIPS paper: WujiangXu/A-mem,
+ * `memory_layer.py` at commit 0c8039f (note construction, memory evolution, embedding
+ * retrieval, link expansion). Prompts are quoted from that commit (`upstream_prompts.json`).
  */
-import type { ModelClient } from "../../models/model_client.ts";
-import { chatJson } from "../chat_json.ts";
-import type { Embedder } from "../embeddings.ts";
-import type { ManagementMode, MemorySystem, MemorySystemFactory } from "../memory_system.ts";
-import { VectorIndex } from "../vector_index.ts";
+import prompts from "./upstream_prompts.json" with { type: "json" };
+import { cosine } from "../cosine.ts";
+import { _pyFormat, _pyRepr } from "../_python_repr.ts";
+import type {
+  ManagementMode,
+  MemorySystem,
+  OpenSessionOptions,
+  SystemSession,
+  TracedRecord,
+} from "../memory_system.ts";
+import type { CallPhase, SystemCalls, SystemPort } from "../system_port.ts";
 
-/** The upstream variant and commit the port follows, written into rows. */
-export const AMEM_UPSTREAM =
-  "agiresearch/A-mem@ceffb860f0712bbae97b184d440df62bc910ca8d (agentic_memory/memory_system.py)";
+/** The upstream repository and commit the port follows, written into rows. */
+export const AMEM_UPSTREAM = "WujiangXu/A-mem@0c8039f (memory_layer.py, TypeScript port)";
 
-/** One A-Mem note. */
+/** One note, as upstream's `MemoryNote` keeps it. */
 export interface AmemNote {
   id: string;
+  /** The source unit the note was written from (the kit's provenance). */
+  unitId: string;
   content: string;
   keywords: string[];
   context: string;
   tags: string[];
-  links: string[];
+  /** Positions of linked notes (upstream stores the neighbour indices the model names). */
+  links: number[];
+  timestamp: string;
 }
 
-function _strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.map(String) : [];
+const _strings = (v: unknown): string[] => Array.isArray(v) ? v.map(String) : [];
+
+/** The document upstream's `add_note` embeds. */
+function _addDoc(n: AmemNote): string {
+  return "content:" + n.content + " context:" + n.context + " keywords: " +
+    n.keywords.join(", ") + " tags: " + n.tags.join(", ");
 }
 
-// Upstream embeds note content; the port embeds content with its keywords, tags and context as
-// the A-Mem paper describes, so that evolution (which rewrites neighbours' context and tags)
-// changes what retrieval finds.
-function _embedText(n: AmemNote): string {
-  return [n.content, n.keywords.join(" "), n.tags.join(" "), n.context].join("\n");
+/** The document upstream's `consolidate_memories` re-embeds. */
+function _consolidatedDoc(n: AmemNote): string {
+  return n.content + " , " + `${n.context} ${n.keywords.join(" ")} ${n.tags.join(" ")}`;
+}
+
+/** One note as `find_related_memories_raw` prints it (what the agent reads). */
+function _rawLine(n: AmemNote): string {
+  return "talk start time:" + n.timestamp + "memory content: " + n.content +
+    "memory context: " + n.context + "memory keywords: " + _pyRepr(n.keywords) +
+    "memory tags: " + _pyRepr(n.tags);
+}
+
+/** One mode's memory: notes and the retriever's documents, both in insertion order. */
+class _Memory {
+  notes: AmemNote[] = [];
+  vectors: number[][] = [];
+  evoCount = 0;
+  /** `addPhase`: whose cost the documents are (M0's are the pre-management state, writing). */
+  constructor(
+    readonly calls: SystemCalls,
+    readonly phase: CallPhase,
+    readonly addPhase: CallPhase,
+  ) {}
+
+  /** Upstream `SimpleEmbeddingRetriever.search`: `np.argsort(sims)[-k:][::-1]`. */
+  async nearest(query: string, k: number): Promise<number[]> {
+    if (this.notes.length === 0) return [];
+    const [q] = await this.calls.embed({ texts: [query], phase: this.phase });
+    const sims = this.vectors.map((v) => cosine(q, v));
+    // A stable ascending sort reversed puts the later of two equal scores first, as argsort does.
+    const order = sims.map((_, i) => i).sort((a, b) => sims[a] - sims[b]);
+    return order.slice(-k).reverse();
+  }
+
+  async add(note: AmemNote): Promise<void> {
+    this.notes.push(note);
+    const [v] = await this.calls.embed({ texts: [_addDoc(note)], phase: this.addPhase });
+    this.vectors.push(v);
+  }
+
+  async consolidate(): Promise<void> {
+    this.vectors = await this.calls.embed({
+      texts: this.notes.map(_consolidatedDoc),
+      phase: this.phase,
+    });
+  }
+}
+
+function _parse(text: string): Record<string, unknown> | null {
+  // Upstream strips a ```json fence (analysis) or cuts to the outer braces (evolution).
+  const cleaned = text.replace(/^```json\s*|\s*```$/gm, "").trim();
+  const start = cleaned.indexOf("{"), end = cleaned.lastIndexOf("}");
+  try {
+    const v = JSON.parse(start >= 0 && end > start ? cleaned.slice(start, end + 1) : cleaned);
+    return v && typeof v === "object" ? v : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * An A-Mem factory. Every write builds a note (the model's keywords, context and tags), then
- * evolution asks the model about the new note and its five nearest neighbours: "strengthen"
- * links the note to neighbours and replaces its tags, "update_neighbor" rewrites the neighbours'
- * context and tags. M1 = with evolution; M0 = note construction only (no links, no evolution).
- * Background records become notes without model calls. Records show the note's content; the kit's
- * provenance follows content, so evolution (context and tags only) changes no provenance.
+ * An A-MEM system. Writing (once per unit): upstream's note construction, one `analyze_content`
+ * call (keywords, context, tags). M0 adds the note as it is; M1 first runs upstream's
+ * `process_memory` (memory evolution) against its five nearest notes: "strengthen" links the
+ * note to neighbours and replaces its tags, "update_neighbor" rewrites the neighbours' context
+ * and tags; every 100 evolutions the retriever re-embeds all notes (`consolidate_memories`).
+ * Search is upstream's `find_related_memories_raw`: the top K notes by cosine similarity of the
+ * embedded documents, each followed by the notes it links to (link expansion). Background
+ * records become notes without model calls.
  *
  * @example
  * ```ts
  * import { amemSystem } from "./amem_system.ts";
- * const factory = amemSystem({ client: {} as never, embedder: { model: "e", embed: () => Promise.resolve([]) } });
- * console.assert(typeof factory === "function");
+ * import { SystemPort } from "../system_port.ts";
+ * const system = amemSystem({ port: new SystemPort({ chat: null, embedder: null }) });
+ * console.assert(system.system === "A-MEM");
  * ```
  */
 export function amemSystem(options: {
-  /** Model client for note construction and evolution. */
-  client: ModelClient;
-  /** Embedder for retrieval. */
-  embedder: Embedder;
-  /** Neighbours considered by evolution; default 5 (upstream's k). */
+  /** The system's chat model and embedder. */
+  port: SystemPort;
+  /** Neighbours considered by evolution; default 5 (upstream's `k`). */
   neighbours?: number;
-}): MemorySystemFactory {
-  return ({ scope, management }) => {
-    const index = new VectorIndex({ embedder: options.embedder });
-    const notes = new Map<string, AmemNote>();
-    let mode: ManagementMode = management;
-    let next = 0;
-    const put = (n: AmemNote) => {
-      notes.set(n.id, n);
-      return index.put({ id: n.id, text: n.content, embedText: _embedText(n) });
+  /** Evolutions between re-embeddings; default 100 (upstream's `evo_threshold`). */
+  evolutionThreshold?: number;
+}): MemorySystem {
+  const { port } = options;
+  return {
+    name: "amem",
+    system: "A-MEM",
+    version: AMEM_UPSTREAM,
+    chatModel: port.chatModel,
+    embeddingModel: port.embeddingModel,
+    port,
+    open: (open) => Promise.resolve(_session(open, options)),
+  };
+}
+
+function _session(
+  open: OpenSessionOptions,
+  options: { port: SystemPort; neighbours?: number; evolutionThreshold?: number },
+): SystemSession {
+  const calls = options.port.bind({ seed: open.seed, trial: open.trial });
+  const k = options.neighbours ?? 5;
+  const threshold = options.evolutionThreshold ?? 100;
+  const memories = new Map<ManagementMode, _Memory>(
+    open.modes.map((m) => [m, new _Memory(calls, m, m === "M0" ? "writing" : m)]),
+  );
+  const received = new Map<ManagementMode, Map<string, string>>(
+    open.modes.map((m) => [m, new Map()]),
+  );
+  const timestamp = open.sessionDate.replaceAll("-", "") + "0000";
+  let next = 0;
+
+  const analyze = async (content: string) => {
+    const reply = await calls.chat({
+      messages: [
+        { role: "system", content: prompts.system },
+        { role: "user", content: prompts.analyze + content },
+      ],
+      responseFormat: prompts.analyzeResponseFormat,
+      maxTokens: 1000,
+      phase: "writing",
+    });
+    const json = _parse(reply);
+    // Upstream falls back to empty metadata when the reply is not JSON.
+    return {
+      keywords: _strings(json?.keywords),
+      context: typeof json?.context === "string" && json.context ? json.context : "General",
+      tags: _strings(json?.tags),
     };
-    const analyze = async (content: string) => {
-      const json = await chatJson({
-        client: options.client,
-        label: "amem analyze",
-        prompt: `Generate a structured analysis of the following content by:
-1. identifying the most salient keywords (nouns, verbs, key concepts; not speaker names or times; at least three),
-2. extracting the core theme and context in one sentence,
-3. creating broad categorical tags (domain, format, type; at least three).
-Reply with a JSON object {"keywords": [...], "context": "...", "tags": [...]}.
+  };
 
-Content for analysis:
-${content}`,
-      });
-      return {
-        keywords: _strings(json.keywords),
-        context: typeof json.context === "string" ? json.context : "General",
-        tags: _strings(json.tags),
-      };
-    };
-    const evolve = async (note: AmemNote) => {
-      const neighbours = (await index.search({
-        query: note.content,
-        k: options.neighbours ?? 5,
-      })).map((r) => notes.get(r.id)!).filter((n) => n !== undefined);
-      if (neighbours.length === 0) return;
-      const listing = neighbours.map((n, i) =>
-        `memory index:${i}\tcontent: ${n.content}\tcontext: ${n.context}\tkeywords: ${
-          JSON.stringify(n.keywords)
-        }\ttags: ${JSON.stringify(n.tags)}`
-      ).join("\n");
-      const json = await chatJson({
-        client: options.client,
-        label: "amem evolution",
-        prompt:
-          `You are an AI memory evolution agent managing a knowledge base. Analyse the new memory note with its nearest neighbour memories and decide on its evolution.
-
-The new memory context: ${note.context}
-content: ${note.content}
-keywords: ${JSON.stringify(note.keywords)}
-
-The nearest neighbour memories:
-${listing}
-
-Decide: 1. should this memory evolve? 2. which actions: "strengthen" (connect it to neighbours, by memory index, and give its updated tags) and/or "update_neighbor" (new context and tags for each neighbour, in the order given; unchanged ones repeated as they are).
-The number of neighbors is ${neighbours.length}.
-Reply with a JSON object {"should_evolve": bool, "actions": [...], "suggested_connections": [...], "tags_to_update": [...], "new_context_neighborhood": [...], "new_tags_neighborhood": [[...], ...]}.`,
-      });
-      if (json.should_evolve !== true) return;
-      const actions = _strings(json.actions);
-      if (actions.includes("strengthen")) {
-        for (const c of _strings(json.suggested_connections)) {
-          const target = neighbours[Number(c)] ?? notes.get(c);
-          if (target) note.links.push(target.id);
-        }
-        const tags = _strings(json.tags_to_update);
-        if (tags.length > 0) note.tags = tags;
-      }
-      if (actions.includes("update_neighbor")) {
+  // Upstream `process_memory`: returns whether the note evolved; mutates note and neighbours.
+  const evolve = async (memory: _Memory, note: AmemNote): Promise<boolean> => {
+    const indices = await memory.nearest(note.content, k);
+    const listing = indices.map((i) => {
+      const n = memory.notes[i];
+      return "memory index:" + i + "\t talk start time:" + n.timestamp + "\t memory content: " +
+        n.content + "\t memory context: " + n.context + "\t memory keywords: " +
+        _pyRepr(n.keywords) + "\t memory tags: " + _pyRepr(n.tags) + "\n";
+    }).join("");
+    const reply = await calls.chat({
+      messages: [
+        { role: "system", content: prompts.system },
+        {
+          role: "user",
+          content: _pyFormat(prompts.evolution, {
+            context: note.context,
+            content: note.content,
+            keywords: note.keywords,
+            nearest_neighbors_memories: listing,
+            neighbor_number: String(indices.length),
+          }),
+        },
+      ],
+      responseFormat: prompts.evolutionResponseFormat,
+      maxTokens: 1000,
+      phase: "M1",
+    });
+    const json = _parse(reply);
+    if (!json || json.should_evolve !== true) return false;
+    for (const action of _strings(json.actions)) {
+      if (action === "strengthen") {
+        const links = Array.isArray(json.suggested_connections) ? json.suggested_connections : [];
+        note.links.push(...links.map(Number).filter((i) => Number.isInteger(i)));
+        note.tags = _strings(json.tags_to_update);
+      } else if (action === "update_neighbor") {
         const contexts = _strings(json.new_context_neighborhood);
         const tags = Array.isArray(json.new_tags_neighborhood) ? json.new_tags_neighborhood : [];
-        for (let i = 0; i < neighbours.length && i < tags.length; i++) {
-          const n = neighbours[i];
-          await put({ ...n, tags: _strings(tags[i]), context: contexts[i] ?? n.context });
+        for (let i = 0; i < Math.min(indices.length, tags.length); i++) {
+          const n = memory.notes[indices[i]];
+          n.tags = _strings(tags[i]);
+          n.context = i < contexts.length ? contexts[i] : n.context;
         }
       }
-    };
-    const system: MemorySystem = {
-      system: "A-MEM",
-      version: `${AMEM_UPSTREAM} (TypeScript port)`,
-      get management() {
-        return mode;
-      },
-      setManagement(m) {
-        mode = m;
-        return Promise.resolve();
-      },
-      async write({ units, background }) {
-        for (const u of units) {
-          const content = u.text;
-          const meta = background
-            ? { keywords: [], context: "General", tags: [] }
-            : await analyze(content);
-          const note: AmemNote = { id: `${scope}-n${next++}`, content, links: [], ...meta };
-          if (!background && mode === "M1" && notes.size > 0) await evolve(note);
-          await put(note);
+    }
+    return true;
+  };
+
+  const traced = (n: AmemNote): TracedRecord => ({
+    storeId: n.id,
+    text: _rawLine(n),
+    unitIds: [n.unitId],
+  });
+
+  return {
+    async write({ unit, background }) {
+      const id = `${open.scope}-n${next++}`;
+      const meta = background
+        ? { keywords: [], context: "General", tags: [] }
+        : await analyze(unit.text);
+      for (const [mode, memory] of memories) {
+        const note: AmemNote = {
+          id,
+          unitId: unit.id,
+          content: unit.text,
+          ...structuredClone(meta),
+          links: [],
+          timestamp,
+        };
+        if (!background) {
+          received.get(mode)!.set(unit.id, JSON.stringify({ content: note.content, ...meta }));
         }
-        return { touched: [] };
-      },
-      list: () => Promise.resolve(index.list()),
-      search: async ({ query, k }) =>
-        (await index.search({ query, k })).map(({ id, text }) => ({ id, text })),
-      close: () => Promise.resolve(),
-    };
-    return Promise.resolve(system);
+        if (!background && mode === "M1" && await evolve(memory, note)) {
+          memory.evoCount++;
+          await memory.add(note);
+          if (memory.evoCount % threshold === 0) await memory.consolidate();
+        } else await memory.add(note);
+      }
+    },
+    records: ({ mode }) => Promise.resolve(memories.get(mode)!.notes.map(traced)),
+    async search({ mode, query, k: budget }) {
+      const memory = memories.get(mode)!;
+      return (await memory.nearest(query, budget)).map((i) => {
+        const hit = memory.notes[i];
+        // Upstream appends linked notes and stops after the (k+1)-th.
+        const linked = hit.links.filter((j) => j >= 0 && j < memory.notes.length)
+          .slice(0, budget + 1).map((j) => traced(memory.notes[j]));
+        return { ...traced(hit), linked };
+      });
+    },
+    received: ({ mode }) => received.get(mode)!,
+    close: () => Promise.resolve(),
   };
 }

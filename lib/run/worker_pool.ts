@@ -1,0 +1,60 @@
+/** The one bounded worker pool: the stage sweep's pairs and the systems' tasks run through it. */
+
+/**
+ * Run `run` over every item with at most `concurrency` in flight, and hand each result to
+ * `onResult` strictly in item order (a finished item waits for its predecessors), so a run's
+ * output does not depend on which call returned first. Returns the results in item order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { orderedPool } from "./worker_pool.ts";
+ * const seen: number[] = [];
+ * const out = await orderedPool({
+ *   items: [30, 10, 20],
+ *   concurrency: 2,
+ *   run: (ms) => new Promise<number>((r) => setTimeout(() => r(ms), ms)),
+ *   onResult: (ms) => void seen.push(ms),
+ * });
+ * assert.deepEqual(out, [30, 10, 20]);
+ * assert.deepEqual(seen, [30, 10, 20]);
+ * ```
+ */
+export async function orderedPool<T, R>(options: {
+  /** The work, in the order results are delivered. */
+  items: readonly T[];
+  /** Items in flight at once, an integer >= 1. */
+  concurrency: number;
+  /** Does one item. */
+  run: (item: T, index: number) => Promise<R>;
+  /** Receives each result in item order; default none. */
+  onResult?: (result: R, index: number) => void | Promise<void>;
+}): Promise<R[]> {
+  const { items, concurrency, run, onResult } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency: expected an integer >= 1, got ${concurrency}`);
+  }
+  const done: { result: R }[] = new Array(items.length);
+  const results: R[] = [];
+  let next = 0;
+  let flushing = Promise.resolve();
+  const flush = async () => {
+    while (results.length < items.length && done[results.length]) {
+      const index = results.length;
+      const { result } = done[index];
+      results.push(result);
+      await onResult?.(result, index);
+    }
+  };
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      done[index] = { result: await run(items[index], index) };
+      // Serialise flushes so each result reaches the sink once and in order.
+      flushing = flushing.then(flush);
+      await flushing;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
