@@ -273,9 +273,50 @@ export { modelSetup, parseModelOptions } from "./run/model_setup.ts";
 export type { ModelSetup } from "./run/model_setup.ts";
 export { readRowsFile } from "./run/rows_file.ts";
 
+// Plans and prices before any request (--dry-run), run manifests, locks on --out
+export {
+  currentCondition,
+  currentPhase,
+  currentRound,
+  inPhase,
+  PHASES,
+  RUN_PHASES,
+} from "./run/run_phase.ts";
+export type { PhaseInfo, RunPhase } from "./run/run_phase.ts";
+export {
+  KIT_VERSION,
+  manifestDifferences,
+  manifestPath,
+  readManifest,
+  RunManifest,
+  runManifest,
+  writeManifest,
+} from "./run/run_manifest.ts";
+export { lockOut, lockPath, OutLockedError } from "./run/out_lock.ts";
+export type { OutLock } from "./run/out_lock.ts";
+export { RequestPlan } from "./run/plan/request_plan.ts";
+export type { PlanEntry, PlannedRequest } from "./run/plan/request_plan.ts";
+export { STAND_IN_VERDICT, standInReply, standInToolCall } from "./run/plan/stand_in_reply.ts";
+export {
+  CHARS_PER_TOKEN,
+  promptTokens,
+  textTokens,
+  TOKENS_PER_MESSAGE,
+  TOKENS_PER_REPLY,
+} from "./run/plan/token_estimate.ts";
+export { planCosts } from "./run/plan/plan_cost.ts";
+export type { ModelCost, PlanPrices } from "./run/plan/plan_cost.ts";
+export { formatRunPlan } from "./run/plan/format_plan.ts";
+export { sweepShape } from "./run/plan/sweep_shape.ts";
+export { modelPrices, planSweepRun } from "./run/plan/plan_sweep_run.ts";
+export type { PlanSetup, SweepRunPlan } from "./run/plan/plan_sweep_run.ts";
+
 // Batch runs (provider batch APIs): write requests, import results
-export { BatchRecorder } from "./run/batch/batch_recorder.ts";
-export type { BatchRequest } from "./run/batch/batch_recorder.ts";
+export {
+  batchExportsPath,
+  exportedBatchIds,
+  recordBatchExport,
+} from "./run/batch/batch_plan_store.ts";
 export { BATCH_PHASES, requestPhase } from "./run/batch/request_phase.ts";
 export type { BatchPhase } from "./run/batch/request_phase.ts";
 export { writeBatchRequests } from "./run/batch/write_batch_requests.ts";

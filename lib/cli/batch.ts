@@ -2,14 +2,17 @@
  * `deno task batch export|import`: run a sweep's model requests through the OpenAI Batch API.
  * Export writes the requests the response cache cannot answer; import caches the results.
  */
-import { modelSetup } from "../run/model_setup.ts";
-import { BatchRecorder } from "../run/batch/batch_recorder.ts";
+import { exportedBatchIds, recordBatchExport } from "../run/batch/batch_plan_store.ts";
 import { parseBatchOutput } from "../run/batch/batch_output_line.ts";
 import { importBatchResults } from "../run/batch/import_batch_results.ts";
-import { BATCH_PHASES } from "../run/batch/request_phase.ts";
 import { writeBatchRequests } from "../run/batch/write_batch_requests.ts";
+import { formatRunPlan } from "../run/plan/format_plan.ts";
+import { planSweepRun } from "../run/plan/plan_sweep_run.ts";
+import { sweepShape } from "../run/plan/sweep_shape.ts";
+import { silentProgress, terminalProgress } from "../run/progress.ts";
+import { PHASES } from "../run/run_phase.ts";
 import { ResponseCache } from "../models/response_cache.ts";
-import { sweep } from "../run/sweep.ts";
+import { redact } from "../models/redact.ts";
 import {
   CliError,
   type CommandGroup,
@@ -28,11 +31,8 @@ import {
 import { sweepOptionsFromArgs } from "./sweep_options.ts";
 import { sweepMain } from "./sweep.ts";
 
-// Export never sends a request, so it never needs a key: every key variable reads as this.
-const _NO_KEYS = new Proxy({}, { get: () => "batch-export-needs-no-key" }) as Record<
-  string,
-  string
->;
+// Provider messages and echoed command lines pass the redaction layer before they are printed.
+const _safe = (text: string) => redact({ text, secrets: [] });
 
 /** `deno task batch export`. */
 export const exportCommand = defineCommand({
@@ -40,9 +40,12 @@ export const exportCommand = defineCommand({
   summary: "write the model requests of a sweep that the response cache cannot answer, as " +
     "Batch API input lines",
   description: "Takes exactly the options of deno task sweep (same plan, same run id); sends " +
-    "nothing and reads no API key. Requests come in phases (ranking, writing, agent, judge), " +
-    "each depending on the answers of the one before: run export, submit, import, and export " +
-    "again until it says the sweep is complete.",
+    "nothing and reads no API key. It prints the sweep's plan (requests by phase, tokens, " +
+    "cost live and batch) and writes the requests that can be sent now. They come in three " +
+    "rounds, each needing the answers of the one before: ranking and writing (every unit is " +
+    "written whatever its rank), then the agent, then the judge (and a fourth for " +
+    "counterfactual agent calls). Run export, submit, import, and export again until it says " +
+    "the sweep is complete.",
   options: {
     ...SWEEP_OPTIONS,
     "batch-out": opt.string({
@@ -57,7 +60,7 @@ export const exportCommand = defineCommand({
       example: "rows.jsonl",
       defaultText: "none",
     }),
-    quiet: opt.flag({ description: "Accepted and ignored (export shows no progress bar)." }),
+    quiet: opt.flag({ description: "No progress bar while the sweep is planned." }),
   },
   examples: [
     "deno task batch export --stage writing --model gpt-5.4 --batch-out requests.jsonl",
@@ -74,44 +77,59 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
     retryErrors: false,
     allowErrors: true,
   });
-  const recorder = new BatchRecorder();
-  const models = modelSetup({
-    cachePath: args.cache,
-    baseUrl: args.baseUrl,
-    apiKeyEnv: args.apiKeyEnv,
-    modelOptions: args.modelOptions,
-    concurrency: args.concurrency,
-    judge: args.judge,
-    judgeScope: args.judgeScope,
-    memoryPlacement: args.memoryPlacement,
-    writer: args.writer,
-    env: _NO_KEYS,
-    onMiss: recorder.onMiss,
+  // One pass plans the whole sweep on stand-in replies; the earliest round with requests to
+  // send was built from cached answers only, so its requests are exactly the run's.
+  const plan = await planSweepRun({
+    setup: {
+      cachePath: args.cache,
+      baseUrl: args.baseUrl,
+      apiKeyEnv: args.apiKeyEnv,
+      modelOptions: args.modelOptions,
+      concurrency: args.concurrency,
+      judge: args.judge,
+      judgeScope: args.judgeScope,
+      memoryPlacement: args.memoryPlacement,
+      writer: args.writer,
+    },
+    build: async (models) => ({
+      ...await sweepOptionsFromArgs({ args, models }),
+      progress: v.quiet ? silentProgress : terminalProgress({ label: "planning" }),
+    }),
+    writeAhead: true,
+    keepBodies: true,
   });
-  try {
-    await sweep({ ...await sweepOptionsFromArgs({ args, models }) });
-  } finally {
-    models.close();
-  }
-  const requests = recorder.requests();
-  if (requests.length === 0) {
+  console.log(formatRunPlan({
+    title: [
+      "BATCH EXPORT: nothing is sent; the requests of the next round are written.",
+      `Plan: ${sweepShape({ stage: args.stage, rows: plan.rows })}`,
+    ],
+    entries: plan.entries,
+    costs: plan.costs,
+  }));
+  const requests = plan.requests;
+  if (plan.round === null || requests.length === 0) {
     console.log(
-      "Nothing to export: every model request of this sweep is in the cache. Run `deno task " +
+      "\nNothing to export: every model request of this sweep is in the cache. Run `deno task " +
         "sweep` with the same options to write the rows (it makes no requests).",
     );
     return;
   }
-  const counts = BATCH_PHASES.map((p) => [p, requests.filter((r) => r.phase === p).length] as const)
+  const counts = PHASES.map((p) => [p, requests.filter((r) => r.phase === p).length] as const)
     .filter(([, n]) => n > 0);
-  const phases = counts.map(([p, n]) => `${p} ${n}`).join(", ");
   const files = await writeBatchRequests({ path: v.batchOut, requests });
-  console.log(`Phase ${counts[0][0]}: ${requests.length} requests (${phases}).`);
+  recordBatchExport({ cachePath: args.cache, round: plan.round, requests });
+  const index = plan.rounds.indexOf(plan.round) + 1;
+  console.log(
+    `\nRound ${index} of ${plan.rounds.length}: ${requests.length} requests (${
+      counts.map(([p, n]) => `${p} ${n}`).join(", ")
+    }).`,
+  );
   for (const f of files) console.log(`${f.count} requests for ${f.model} -> ${f.path}`);
   console.log(
     "Next: submit each file to the Batch API (endpoint /v1/chat/completions), download its " +
       "output, run `deno task batch import --batch-in OUTPUT" +
       (args.cache === ".memgauge/cache.sqlite" ? "" : ` --cache ${args.cache}`) +
-      "`, then run this export again: it writes the next phase, or says the sweep is complete.",
+      "`, then run this export again: it writes the next round, or says the sweep is complete.",
   );
 }
 
@@ -182,25 +200,59 @@ async function _import(parsed: Parsed<typeof importCommand.spec.options>): Promi
       throw new CliError(`--batch-in ${v.batchIn[i]}: holds no batch output lines`);
     }
   }
+  const planned = exportedBatchIds({ cachePath });
   const cache = new ResponseCache({ path: cachePath });
   try {
     for (const [i, text] of texts.entries()) {
       const result = importBatchResults({ text, cache });
       console.log(`${v.batchIn[i]}: ${result.stored} responses cached in ${cachePath}.`);
-      for (const s of result.skipped.slice(0, 20)) {
-        console.log(`  skipped line ${s.line} (${s.customId.slice(0, 12)}): ${s.reason}`);
-      }
-      if (result.skipped.length > 0) {
-        console.log(
-          `  ${result.skipped.length} failed requests skipped (not cached); the next export ` +
-            "writes them again.",
-        );
-      }
+      _reportSkipped(result.skipped);
+      if (planned) _reportUnplanned(v.batchIn[i], parseBatchOutput({ text }), planned, cachePath);
     }
   } finally {
     cache.close();
   }
   return sweepArgv ? await sweepMain(sweepArgv) : 0;
+}
+
+/** Every failed line with its provider's message (redacted); past 50, the rest by reason. */
+function _reportSkipped(skipped: readonly { line: number; customId: string; reason: string }[]) {
+  if (skipped.length === 0) return;
+  const shown = skipped.length > 50 ? skipped.slice(0, 20) : skipped;
+  for (const s of shown) {
+    console.log(_safe(`  skipped line ${s.line} (${s.customId.slice(0, 12)}): ${s.reason}`));
+  }
+  if (shown.length < skipped.length) {
+    const byReason = new Map<string, number>();
+    for (const s of skipped.slice(shown.length)) {
+      byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1);
+    }
+    console.log(_safe(
+      `  and ${skipped.length - shown.length} more: ${
+        [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} (${n})`).join("; ")
+      }`,
+    ));
+  }
+  console.log(
+    `  ${skipped.length} failed requests skipped (not cached); the next export writes them ` +
+      "again.",
+  );
+}
+
+/** Warn about output lines whose custom_id no export with this cache wrote. */
+function _reportUnplanned(
+  file: string,
+  lines: readonly { customId: string }[],
+  planned: ReadonlySet<string>,
+  cachePath: string,
+) {
+  const unknown = [...new Set(lines.map((l) => l.customId).filter((id) => !planned.has(id)))];
+  if (unknown.length === 0) return;
+  console.log(
+    `  warning: ${unknown.length} custom_ids of ${file} are in no export made with ${cachePath} ` +
+      `(first: ${unknown[0].slice(0, 12)}): their answers are cached but no planned request ` +
+      "asks for them; was the batch exported with another --cache or other options?",
+  );
 }
 
 /** The `deno task batch` group. */

@@ -1,12 +1,27 @@
 /** `deno task sweep`: run one stage sweep, write one JSON row per trial, print a summary. */
+import { writeFileAtomic } from "../io/atomic_write.ts";
 import type { TrialRow } from "../model/trial_row.ts";
+import { stableId } from "../model/stable_id.ts";
+import { redact } from "../models/redact.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
+import { lockOut, type OutLock, OutLockedError } from "../run/out_lock.ts";
+import { formatRunPlan } from "../run/plan/format_plan.ts";
+import { planSweepRun } from "../run/plan/plan_sweep_run.ts";
+import { sweepShape } from "../run/plan/sweep_shape.ts";
 import { formatQuickSummary, quickSummary } from "../run/quick_summary.ts";
 import { silentProgress, terminalProgress } from "../run/progress.ts";
 import { trialKey } from "../run/run_pair.ts";
 import { readRowsFile } from "../run/rows_file.ts";
-import { sweep } from "../run/sweep.ts";
+import {
+  manifestDifferences,
+  manifestPath,
+  readManifest,
+  type RunManifest,
+  runManifest,
+  writeManifest,
+} from "../run/run_manifest.ts";
+import { sweep, type SweepOptions, sweepRunId } from "../run/sweep.ts";
 import {
   CliError,
   commandLine,
@@ -19,35 +34,255 @@ import {
 import { type SweepArgs, sweepArgsFromValues, sweepCommand } from "./sweep_args.ts";
 import { sweepOptionsFromArgs } from "./sweep_options.ts";
 
+type _Parsed = Parsed<typeof sweepCommand.spec.options>;
+
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+// Every line that echoes the command line or an error passes the redaction layer.
+const _safe = (text: string) => redact({ text, secrets: [] });
+
+/**
+ * Options that change how a run goes, not its rows: a resume may change them. Every other
+ * option (also one added later) is part of the run's manifest, so a resume with another value
+ * is refused rather than mixing two runs in one file.
+ */
+const _RUN_ONLY = new Set([
+  "out",
+  "quiet",
+  "resume",
+  "retry-errors",
+  "allow-errors",
+  "overwrite",
+  "dry-run",
+  "concurrency",
+  "max-retries",
+  "timeout",
+  "cache",
+  "api-key-env",
+  // Folded into "agent" below: --model X and --agent llm:X are the same run.
+  "model",
+]);
+
+/** The row-determining options of a command line, by flag name. */
+function _rowOptions(parsed: _Parsed, args: SweepArgs): Record<string, unknown> {
+  const values = parsed.values as Record<string, unknown>;
+  const options: Record<string, unknown> = {};
+  for (const name of Object.keys(sweepCommand.spec.options).sort()) {
+    if (_RUN_ONLY.has(name)) continue;
+    options[name] = values[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+  }
+  options.agent = args.agents;
+  return options;
+}
 
 /** Run the sweep CLI with the given arguments; returns the exit code (errors are printed). */
 export async function sweepMain(argv: readonly string[]): Promise<number> {
   return await execute({ command: sweepCommand, argv, main: _main });
 }
 
-async function _main(parsed: Parsed<typeof sweepCommand.spec.options>): Promise<number> {
+async function _main(parsed: _Parsed): Promise<number> {
   const v = parsed.values;
   const args = sweepArgsFromValues(v, parsed.given, {
-    out: v.out,
+    out: v.out ?? "",
     quiet: v.quiet,
     resume: v.resume,
     retryErrors: v.retryErrors,
     allowErrors: v.allowErrors,
   });
+  if (v.dryRun) return await _dryRun(args, parsed);
+  // One writer per --out, checked before anything is read or written.
+  let lock: OutLock;
+  try {
+    lock = lockOut({ out: args.out, command: "sweep" });
+  } catch (e) {
+    if (e instanceof OutLockedError) throw new CliError(e.message);
+    throw e;
+  }
+  const state: _RunState = { written: null, writing: Promise.resolve() };
+  const stopListening = _onInterrupt({ args, parsed, lock, state });
+  try {
+    return await _write(args, parsed, state);
+  } finally {
+    stopListening();
+    lock.release();
+  }
+}
+
+/** What an interrupt needs to know about the run in progress. */
+interface _RunState {
+  /** Pair trials in the partial file; null until the run has touched it. */
+  written: number | null;
+  /** The write in progress (an interrupt lets it finish). */
+  writing: Promise<void>;
+  file?: Deno.FsFile;
+}
+
+const _SIGNALS = ["SIGINT", "SIGTERM"] as const;
+const _SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * From the lock on: an interrupt (SIGINT, SIGTERM) lets the write in progress finish, leaves
+ * the partial resumable, releases the lock and prints how to go on. A second interrupt exits at
+ * once. Returns the function that stops listening.
+ */
+function _onInterrupt(options: {
+  args: SweepArgs;
+  parsed: _Parsed;
+  lock: OutLock;
+  state: _RunState;
+}): () => void {
+  const { args, parsed, lock, state } = options;
+  const partial = `${args.out}.partial`;
+  let stopping = false;
+  const onSignal = (signal: typeof _SIGNALS[number]) => async () => {
+    if (stopping) Deno.exit(_SIGNAL_EXIT[signal]);
+    stopping = true;
+    await Promise.race([state.writing, new Promise((r) => setTimeout(r, 2000))]);
+    try {
+      state.file?.close();
+    } catch { /* closed */ }
+    // Resumable once a partial exists; before the first row there is nothing to resume.
+    const resumable = !args.retryErrors && await _exists(partial);
+    const again = _safe(
+      resumable
+        ? commandLine({
+          name: "sweep",
+          argv: parsed.argv,
+          drop: ["resume", "overwrite"],
+          add: ["--resume"],
+        })
+        : commandLine({ name: "sweep", argv: parsed.argv }),
+    );
+    const what = args.retryErrors
+      ? `${args.out} is unchanged (answers received are cached)`
+      : state.written === null || !resumable
+      ? `before any row was written${resumable ? `; ${partial} is as it was` : ""}`
+      : `${_count(state.written, "pair trial")} ${
+        state.written === 1 ? "is" : "are"
+      } in ${partial}`;
+    console.error(`memgauge sweep: interrupted (${signal}); ${what}.`);
+    console.error(`${resumable ? "Resume" : "Run again"} with: ${again}`);
+    lock.release();
+    Deno.exit(_SIGNAL_EXIT[signal]);
+  };
+  const handlers = _SIGNALS.map((s) => [s, onSignal(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  return () => {
+    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  };
+}
+
+/** What an unfinished run left: its complete pair trials and its manifest. */
+interface _Unfinished {
+  rows: TrialRow[];
+  keys: Set<string>;
+  manifest: RunManifest | null;
+}
+
+const _pairTrials = (rows: readonly TrialRow[]) => new Set(rows.map(trialKey)).size;
+const _count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/**
+ * The partial file's state, checked before any work: what `--resume` completes (refused when
+ * the partial was written with other options), or a refusal to discard a non-empty partial
+ * without `--overwrite`. Null: start from nothing.
+ */
+async function _unfinished(
+  args: SweepArgs,
+  parsed: _Parsed,
+): Promise<_Unfinished | null> {
+  const partial = `${args.out}.partial`;
+  if (!await _exists(partial)) return null;
+  const { rows, keys } = await readRowsFile({
+    path: partial,
+    counterfactual: args.counterfactual !== "none",
+  });
+  if (parsed.values.overwrite || (!args.resume && rows.length === 0)) return null;
+  if (!args.resume) {
+    throw new CliError(
+      `--out ${args.out}: ${partial} holds ${rows.length} rows (${
+        _count(_pairTrials(rows), "pair trial")
+      }) of an unfinished run; add --resume to complete it, or --overwrite to discard it`,
+    );
+  }
+  const manifest = await readManifest(manifestPath(partial));
+  if (manifest) {
+    // Options first: a refusal before the dataset is loaded. The run id is checked after.
+    const here = runManifest({
+      command: "sweep",
+      options: _rowOptions(parsed, args),
+      runId: manifest.runId,
+      instancesHash: manifest.instancesHash,
+    });
+    _refuseOther(partial, rows, manifestDifferences({ there: manifest, here }));
+  }
+  return { rows, keys, manifest };
+}
+
+function _refuseOther(
+  partial: string,
+  rows: readonly TrialRow[],
+  differences: readonly string[],
+): void {
+  if (differences.length === 0) return;
+  const shown = differences.slice(0, 4).join("; ") +
+    (differences.length > 4 ? `; and ${differences.length - 4} more` : "");
+  throw new CliError(
+    `--resume: ${partial} is from another run (${shown}); resume with its options, or pass ` +
+      `--overwrite to discard its ${rows.length} rows`,
+  );
+}
+
+/** A partial without a manifest (an older kit): its rows' own run id and seed must match. */
+function _checkRows(
+  args: SweepArgs,
+  partial: string,
+  rows: readonly TrialRow[],
+  runId: string,
+): void {
+  const other = rows.find((r) => r.runId !== runId);
+  if (!other) return;
+  const differences = [
+    ...(other.seed !== args.seed ? [`--seed ${other.seed} there, ${args.seed} here`] : []),
+    ...(other.dataset !== args.dataset
+      ? [`--dataset ${other.dataset} there, ${args.dataset} here`]
+      : []),
+    ...(other.stage !== args.stage ? [`--stage ${other.stage} there, ${args.stage} here`] : []),
+  ];
+  _refuseOther(
+    partial,
+    rows,
+    differences.length > 0 ? differences : [`run id ${other.runId} there, ${runId} here`],
+  );
+}
+
+function _instancesHash(options: Pick<SweepOptions, "instances">): string {
+  return stableId(options.instances);
+}
+
+async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promise<number> {
+  const out = args.out;
+  const partial = `${out}.partial`;
+  const manifestFile = manifestPath(partial);
   let finished: TrialRow[] = [];
+  let unfinished: _Unfinished | null = null;
   if (args.retryErrors) {
-    if (!await _exists(args.out)) {
-      throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(args.out)}`);
+    if (!await _exists(out)) {
+      throw new CliError(`--retry-errors: no finished rows file at ${JSON.stringify(out)}`);
     }
     finished = (await readRowsFile({
-      path: args.out,
+      path: out,
       counterfactual: args.counterfactual !== "none",
     })).rows;
     if (finished.length === 0) {
       throw new CliError(
-        `--retry-errors: ${JSON.stringify(args.out)} holds no complete trial rows of a sweep`,
+        `--retry-errors: ${JSON.stringify(out)} holds no complete trial rows of a sweep`,
       );
+    }
+  } else {
+    unfinished = await _unfinished(args, parsed);
+    if (args.resume && !unfinished && await _exists(out) && !await _exists(partial)) {
+      console.log(`${out} is complete; nothing to resume.`);
+      return 0;
     }
   }
   const models = modelSetup({
@@ -65,64 +300,99 @@ async function _main(parsed: Parsed<typeof sweepCommand.spec.options>): Promise<
   });
   let rows: TrialRow[];
   try {
-    rows = await _run(args, models, finished);
+    const planned = await sweepOptionsFromArgs({ args, models });
+    const runId = sweepRunId(planned);
+    const manifest = runManifest({
+      command: "sweep",
+      options: _rowOptions(parsed, args),
+      runId,
+      instancesHash: _instancesHash(planned),
+    });
+    if (args.retryErrors) {
+      _checkRetry(args, finished, runId);
+    } else if (unfinished) {
+      if (unfinished.manifest) {
+        _refuseOther(
+          partial,
+          unfinished.rows,
+          manifestDifferences({ there: unfinished.manifest, here: manifest }),
+        );
+      }
+      _checkRows(args, partial, unfinished.rows, runId);
+    }
+    rows = await _run({ args, models, planned, finished, unfinished, manifest, state });
+    if (!args.retryErrors) await Deno.remove(manifestFile).catch(() => {});
   } finally {
     models.close();
   }
   return errorRowsExit({
     name: "sweep",
     summary: errorSummary({ rows }),
-    retry: commandLine({
+    retry: _safe(commandLine({
       name: "sweep",
       argv: parsed.argv,
-      drop: ["resume", "retry-errors", "allow-errors"],
+      drop: ["resume", "retry-errors", "allow-errors", "overwrite"],
       add: ["--retry-errors"],
-    }),
+    })),
     allowErrors: args.allowErrors,
   });
 }
 
-async function _run(
-  args: SweepArgs,
-  models: ReturnType<typeof modelSetup>,
-  finished: TrialRow[],
-): Promise<TrialRow[]> {
-  const planned = await sweepOptionsFromArgs({ args, models });
+function _checkRetry(args: SweepArgs, finished: readonly TrialRow[], runId: string): void {
+  const other = finished.find((r) => r.runId !== runId);
+  if (!other) return;
+  const seed = other.seed !== args.seed ? ` (--seed ${other.seed} there, ${args.seed} here)` : "";
+  throw new CliError(
+    `--retry-errors: ${args.out} holds rows of another run${seed}; give the options that ` +
+      "wrote it",
+  );
+}
+
+async function _run(context: {
+  args: SweepArgs;
+  models: ReturnType<typeof modelSetup>;
+  planned: Awaited<ReturnType<typeof sweepOptionsFromArgs>>;
+  finished: TrialRow[];
+  unfinished: _Unfinished | null;
+  /** This run's manifest (a resumed run keeps the partial's). */
+  manifest: RunManifest;
+  /** Shared with the interrupt handler. */
+  state: _RunState;
+}): Promise<TrialRow[]> {
+  const { args, models, planned, finished, unfinished, state } = context;
   const agents = planned.agents;
-  const tmp = `${args.out}.partial`;
+  const out = args.out;
+  const tmp = `${out}.partial`;
+  const retrying = args.retryErrors;
   // What is already done: resume keeps complete pair trials of the partial file; retry-errors
   // reruns the pair trials of the finished file that have an error row.
   let previous: TrialRow[] = [];
   let select: ((key: string) => boolean) | undefined;
-  if (args.resume && await _exists(tmp)) {
-    const { rows, keys } = await readRowsFile({
-      path: tmp,
-      counterfactual: args.counterfactual !== "none",
-    });
-    previous = rows;
-    select = (key) => !keys.has(key);
-    await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
-  } else if (args.resume && await _exists(args.out)) {
-    console.log(`${args.out} is complete; nothing to resume.`);
-    return (await readRowsFile({ path: args.out, counterfactual: args.counterfactual !== "none" }))
-      .rows;
-  } else if (args.retryErrors) {
+  if (unfinished) {
+    previous = unfinished.rows;
+    select = (key) => !unfinished.keys.has(key);
+    // Drop a torn last line (and any pair cut in half) before appending.
+    await Deno.writeTextFile(tmp, previous.map((r) => JSON.stringify(r) + "\n").join(""));
+  } else if (retrying) {
     previous = finished;
     const failed = new Set(previous.filter((r) => r.error !== null).map(trialKey));
     select = (key) => failed.has(key);
   }
+  if (!retrying) {
+    // The manifest is in place before the first row, so a partial always says its run.
+    await writeManifest(manifestPath(tmp), unfinished?.manifest ?? context.manifest);
+  }
   const encoder = new TextEncoder();
-  const retrying = args.retryErrors;
-  // Opened at the first rows, so a run that fails before any row leaves no file behind.
-  let file: Deno.FsFile | undefined;
+  // Opened at the first rows; a fresh run replaces an empty or discarded partial.
   const open = async () =>
-    file ??= await Deno.open(tmp, {
+    state.file ??= await Deno.open(tmp, {
       write: true,
       create: true,
-      truncate: !args.resume,
-      append: args.resume,
+      truncate: !unfinished,
+      append: !!unfinished,
     });
   const fresh: TrialRow[] = [];
+  if (!retrying) state.written = new Set(previous.map(trialKey)).size;
   try {
     await sweep({
       ...planned,
@@ -131,17 +401,22 @@ async function _run(
         fresh.push(...rows);
         // Retry-errors merges at the end; otherwise rows are appended as pairs finish.
         if (!retrying) {
-          await (await open()).write(
-            encoder.encode(rows.map((r) => JSON.stringify(r) + "\n").join("")),
-          );
+          const text = rows.map((r) => JSON.stringify(r) + "\n").join("");
+          // Counted with the write, so an interrupt that waits for it reports what is on disk.
+          state.writing = (async () => {
+            await (await open()).write(encoder.encode(text));
+            state.written = (state.written ?? 0) + new Set(rows.map(trialKey)).size;
+          })();
+          await state.writing;
         }
       },
       progress: args.quiet ? silentProgress : terminalProgress({ label: `sweep ${args.stage}` }),
     });
-    await open();
+    if (!retrying) await open();
   } finally {
     // On a crash the rows written so far stay in the .partial file: --resume picks them up.
-    file?.close();
+    state.file?.close();
+    state.file = undefined;
   }
   let rows = [...previous, ...fresh];
   if (retrying) {
@@ -158,9 +433,11 @@ async function _run(
       placed.add(key);
       return again;
     });
-    await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
+    // Replaced in one rename; an unfinished run's partial beside it is left alone.
+    await writeFileAtomic({ path: out, data: rows.map((r) => JSON.stringify(r) + "\n").join("") });
+  } else {
+    await Deno.rename(tmp, out);
   }
-  await Deno.rename(tmp, args.out);
   if (agents.some((a) => a.simulated)) {
     console.log(
       "Agent: offline reference agent (a simulator for teaching and smoke runs, not a real model).",
@@ -169,8 +446,70 @@ async function _run(
   const line = modelCallsLine(models.stats());
   if (line) console.log(line);
   console.log(formatQuickSummary(quickSummary(rows)));
-  console.log(`${rows.length} rows -> ${args.out}`);
+  console.log(`${rows.length} rows -> ${out}`);
   return rows;
+}
+
+/** `--dry-run`: the plan, with nothing sent and nothing written. */
+async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
+  // With --resume, only what the partial lacks, and only if the partial is this run's.
+  const unfinished = args.resume ? await _unfinished(args, parsed) : null;
+  const partial = `${args.out}.partial`;
+  const plan = await planSweepRun({
+    setup: {
+      cachePath: args.cache,
+      baseUrl: args.baseUrl,
+      apiKeyEnv: args.apiKeyEnv,
+      modelOptions: args.modelOptions,
+      concurrency: args.concurrency,
+      judge: args.judge,
+      judgeScope: args.judgeScope,
+      memoryPlacement: args.memoryPlacement,
+      writer: args.writer,
+    },
+    build: async (models) => {
+      const planned = await sweepOptionsFromArgs({ args, models });
+      if (unfinished) {
+        const runId = sweepRunId(planned);
+        if (unfinished.manifest) {
+          _refuseOther(
+            partial,
+            unfinished.rows,
+            manifestDifferences({
+              there: unfinished.manifest,
+              here: runManifest({
+                command: "sweep",
+                options: _rowOptions(parsed, args),
+                runId,
+                instancesHash: _instancesHash(planned),
+              }),
+            }),
+          );
+        }
+        _checkRows(args, partial, unfinished.rows, runId);
+      }
+      return {
+        ...planned,
+        ...(unfinished && { select: (k: string) => !unfinished.keys.has(k) }),
+        progress: args.quiet ? silentProgress : terminalProgress({ label: "planning" }),
+      };
+    },
+  });
+  console.log(formatRunPlan({
+    title: [
+      "DRY RUN: nothing was sent and no file was written.",
+      `Plan: ${
+        sweepShape({
+          stage: args.stage,
+          rows: plan.rows,
+          done: unfinished ? _pairTrials(unfinished.rows) : 0,
+        })
+      }`,
+    ],
+    entries: plan.entries,
+    costs: plan.costs,
+  }));
+  return 0;
 }
 
 if (import.meta.main) await runCommand(sweepCommand, _main);

@@ -341,14 +341,26 @@ export const SWEEP_OPTIONS = {
 export const SWEEP_CLI_OPTIONS = {
   ...SWEEP_OPTIONS,
   out: opt.string({
-    description: "Rows file (JSONL, one row per trial). Rows stream to OUT.partial, renamed to " +
-      "OUT at the end.",
+    description: "Rows file (JSONL, one row per trial). Rows stream to OUT.partial (its run's " +
+      "options in OUT.partial.json), renamed to OUT at the end; OUT.lock keeps a second " +
+      "sweep from writing the same OUT.",
     example: "rows.jsonl",
-    required: true,
+    defaultText: "none (required unless --dry-run)",
     path: { use: "output-file" },
   }),
   resume: opt.flag({
-    description: "Complete an interrupted run from OUT.partial: no duplicated, no missing trial.",
+    description: "Complete an interrupted run from OUT.partial: no duplicated, no missing trial. " +
+      "Refused, naming what differs, when the partial was written with other options.",
+  }),
+  overwrite: opt.flag({
+    description: "Discard the unfinished run in OUT.partial and start again (without it a " +
+      "sweep never discards one).",
+  }),
+  "dry-run": opt.flag({
+    description: "Send nothing and write nothing: print the plan (operating points, pairs, " +
+      "trials; model requests by phase after identical requests are merged and after cache " +
+      "hits; estimated tokens; cost per model at catalog prices, live and batch). With " +
+      "--resume, only what OUT.partial lacks.",
   }),
   "retry-errors": opt.flag({
     description: "Rerun only the pair trials of OUT that have an error row, in place.",
@@ -502,10 +514,31 @@ export const sweepCommand = defineCommand({
     "deno task sweep --stage management --policies UM,PQ --agent reference:careful --out m.jsonl",
     "deno task sweep --stage retrieval --theta-r-risk 0.2,0.4 --k 3 --out asym.jsonl",
     "deno task sweep --stage writing --model gpt-5.4 --judge llm:gpt-5.4-mini --out w.jsonl",
+    "deno task sweep --stage writing --model gpt-5.4 --judge llm:gpt-5.4-mini --dry-run",
   ],
   check(v, { given }) {
     checkSweepPlan(v, given);
     if (v.resume && v.retryErrors) throw new CliError("--resume and --retry-errors: pick one");
+    if (v.overwrite && (v.resume || v.retryErrors)) {
+      throw new CliError(
+        `--overwrite and --${v.resume ? "resume" : "retry-errors"}: pick one (--overwrite ` +
+          `discards an unfinished run; --${
+            v.resume ? "resume completes it" : "retry-errors reruns the error rows of OUT"
+          })`,
+      );
+    }
+    if (v.out === undefined && !v.dryRun) {
+      throw new CliError("--out: required (the rows file), unless --dry-run");
+    }
+    if (v.dryRun && (v.retryErrors || v.overwrite)) {
+      throw new CliError(
+        `--dry-run and --${v.retryErrors ? "retry-errors" : "overwrite"}: pick one (a dry run ` +
+          "changes no file)",
+      );
+    }
+    if (v.dryRun && v.resume && v.out === undefined) {
+      throw new CliError("--resume: needs --out (the run whose OUT.partial to complete)");
+    }
   },
 });
 
@@ -529,6 +562,7 @@ export interface SweepArgs {
   agents: string[];
   seed: number;
   limit?: number;
+  /** Rows file; undefined only for a dry run without one. */
   out: string;
   quiet: boolean;
   /** Shorthand for `--agent llm:MODEL`. */
@@ -621,7 +655,7 @@ export function parseSweepArgs(argv: readonly string[]): SweepArgs {
   if (parsed === "help") throw new CliError("--help: not a sweep");
   const v = parsed.values;
   return sweepArgsFromValues(v, parsed.given, {
-    out: v.out,
+    out: v.out ?? "",
     quiet: v.quiet,
     resume: v.resume,
     retryErrors: v.retryErrors,

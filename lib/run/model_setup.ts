@@ -28,6 +28,17 @@ import type { Writer } from "../stages/writing/writer.ts";
 import { llmWriter } from "../stages/writing/writers/llm.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
 
+/** A completed chat call, as `observe` sees it (cache hits included). */
+export interface ObservedCall {
+  /** The model id the client was made for (catalog id, or the name given with `--base-url`). */
+  id: string;
+  /** The request's cache key. */
+  key: string;
+  /** The exact body the request sends (with `model`). */
+  body: Record<string, unknown>;
+  result: ChatResult;
+}
+
 /**
  * Parse `--model-option ID.key=value` flags into overrides by model id. `ID` is a catalog id or,
  * with `--base-url`, any model name (ids may contain dots: the key is the known suffix); `value`
@@ -151,6 +162,8 @@ export function modelSetup(options: {
   env?: Readonly<Record<string, string | undefined>>;
   /** Answers cache misses instead of the endpoint (batch export); default none. */
   onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
+  /** Sees every completed chat call, cache hits included (the dry-run plan); default none. */
+  observe?: (call: ObservedCall) => void;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   const overrides = parseModelOptions({
@@ -192,6 +205,7 @@ export function modelSetup(options: {
         rateLimitWaitMs: options.rateLimitWaitMs,
         onMiss: options.onMiss,
       });
+      if (options.observe) _observed(c, id, options.observe);
       clients.set(id, c);
     }
     return c;
@@ -237,5 +251,18 @@ export function modelSetup(options: {
       return total;
     },
     close: () => cache?.close(),
+  };
+}
+
+/** Report every completed call of `client` to `observe`. */
+function _observed(client: ModelClient, id: string, observe: (call: ObservedCall) => void): void {
+  const chat = client.chat.bind(client);
+  client.chat = (request) => {
+    const key = client.key(request);
+    const body = { model: client.endpoint.model, ...client.body(request) };
+    return chat(request).then((result) => {
+      observe({ id, key, body, result });
+      return result;
+    });
   };
 }

@@ -15,6 +15,7 @@ import type { ManagementPolicy, MemoryState } from "../stages/management/policy.
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
 import { writeTraceRecord } from "../stages/writing/write_trace_record.ts";
+import { inPhase, RUN_PHASES } from "./run_phase.ts";
 import { errorOutcome, errorRow } from "./error_row.ts";
 import type { SweepResources } from "./sweep_resources.ts";
 import {
@@ -137,22 +138,38 @@ async function _runPair(
   const trial = task.trial ?? 0;
   const judge = _judgeFor(resources.judge, agent);
 
-  // Writing: rank each trace once, admit the nested prefix, reuse cached unit writes.
+  // Writing: rank each trace once, admit the nested prefix, reuse cached unit writes. With
+  // write-ahead (batch export) every unit is written while the ranking is still pending: each
+  // unit is written once whatever its rank, so both can go in one batch round.
   const ranker = resources.ranker(point.ranker, agent);
-  const [helpfulRanking, riskRanking] = await Promise.all([
-    resources.ranking(ranker, instance.helpful, seed),
-    resources.ranking(ranker, riskTrace, seed),
+  const ahead = resources.writeAhead && point.thetaW > 0
+    ? inPhase("writing", () =>
+      Promise.allSettled(
+        [instance.helpful, riskTrace].flatMap((trace) =>
+          trace.units.map((unit) => resources.writes.write(unit, { trace }))
+        ),
+      ))
+    : undefined;
+  const [rankings] = await Promise.all([
+    inPhase("ranking", () =>
+      Promise.all([
+        resources.ranking(ranker, instance.helpful, seed),
+        resources.ranking(ranker, riskTrace, seed),
+      ])),
+    ahead,
   ]);
+  const [helpfulRanking, riskRanking] = rankings;
   const admittedHelpful = admit({ ranking: helpfulRanking, theta: point.thetaW });
   const admittedRisk = admit({ ranking: riskRanking, theta: point.thetaW });
-  const [helpful, risk] = await Promise.all([
-    writeTraceRecord({
-      trace: instance.helpful,
-      admitted: admittedHelpful,
-      cache: resources.writes,
-    }),
-    writeTraceRecord({ trace: riskTrace, admitted: admittedRisk, cache: resources.writes }),
-  ]);
+  const [helpful, risk] = await inPhase("writing", () =>
+    Promise.all([
+      writeTraceRecord({
+        trace: instance.helpful,
+        admitted: admittedHelpful,
+        cache: resources.writes,
+      }),
+      writeTraceRecord({ trace: riskTrace, admitted: admittedRisk, cache: resources.writes }),
+    ]));
 
   // Management on each condition's pre-management state M_c = B ∪ dM+, M_p = M_c ∪ dM-.
   const background = instance.background;
@@ -200,23 +217,33 @@ async function _runPair(
     let reasoning: string | null = null;
     let stopReason: string | null = null;
     try {
-      const answer = await agent.answer({
-        instance,
-        context,
-        condition,
-        pairId: task.pairId,
-        seed,
-        ...(trial !== 0 && { trial }),
-      });
+      const answer = await inPhase(ablation ? "counterfactual" : "agent", () =>
+        agent.answer({
+          instance,
+          context,
+          condition,
+          pairId: task.pairId,
+          seed,
+          ...(trial !== 0 && { trial }),
+        }));
       usage = answer.usage;
       stopReason = answer.stopReason ?? null;
-      verdict = await judge.judge({
-        instance,
-        output: answer.output,
-        reasoning: answer.reasoning ?? null,
-        trajectory: answer.trajectory,
-        ...(trial !== 0 && { trial }),
-      });
+      // A counterfactual rerun's verdict needs the rerun's answer: one batch round later.
+      verdict = await inPhase(
+        ablation ? "counterfactual" : "judge",
+        () =>
+          judge.judge({
+            instance,
+            output: answer.output,
+            reasoning: answer.reasoning ?? null,
+            trajectory: answer.trajectory,
+            ...(trial !== 0 && { trial }),
+          }),
+        {
+          condition: condition === "poisoned" ? "poisoned" : "clean",
+          ...(ablation && { round: RUN_PHASES.counterfactual.round + 1 }),
+        },
+      );
       if (verdict.usage) {
         usage = {
           cacheHit: (usage?.cacheHit ?? true) && verdict.usage.cacheHit,

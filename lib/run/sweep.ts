@@ -74,6 +74,11 @@ export interface SweepOptions {
   /** Builds rankers by id that are not built in (`llm:self`, `llm:MODEL`); default none. */
   rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
   /**
+   * Write every unit while its trace's ranking is pending (batch export: ranking and writing in
+   * one round); default false.
+   */
+  writeAhead?: boolean;
+  /**
    * Record-level counterfactual: `loo` reruns every selected trial once per retrieved record
    * with that record replaced by the next background record (rows with `counterfactualOf`);
    * default `none`.
@@ -151,6 +156,53 @@ export function defaultRanker(options: {
  * ```
  */
 export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
+  const { instances, dataset, agents, seed = 0, attacks = ["minja", "sleeper"] } = options;
+  const { points, runId, judge, writer, counterfactual } = _identity(options);
+  const resources = sweepResources({
+    judge,
+    writer,
+    rankers: options.rankers,
+    policies: options.extraPolicies,
+    rankerFactory: options.rankerFactory,
+    writeAhead: options.writeAhead,
+  });
+  for (const point of points) resources.policy(point.policy);
+  for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
+  const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances })
+    .map((task) => (counterfactual === "none" ? task : { ...task, counterfactual }));
+  const rows = await runSweep({
+    tasks,
+    resources,
+    onRows: options.onRows,
+    progress: options.progress,
+    concurrency: options.concurrency,
+    trials: options.trials,
+    select: options.select,
+  });
+  // A notebook run (`deno task notebooks`) learns of error rows through this report.
+  reportErrorRows({ rows });
+  return rows;
+}
+
+/**
+ * The run id of a sweep: what `sweep` records in every row, computed without running it (a
+ * resume checks a partial's rows against it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveAgents } from "../agents/resolve_agents.ts";
+ * import { sweepRunId } from "./sweep.ts";
+ * const agents = resolveAgents({ specs: ["reference:careful"] });
+ * const id = (seed: number) => sweepRunId({ stage: "writing", instances: [], dataset: "d", agents, seed });
+ * assert.notEqual(id(0), id(1));
+ * ```
+ */
+export function sweepRunId(options: SweepOptions): string {
+  return _identity(options).runId;
+}
+
+function _identity(options: SweepOptions) {
   const { stage, instances, dataset, agents, seed = 0, attacks = ["minja", "sleeper"] } = options;
   const points = operatingPoints({
     stage,
@@ -181,27 +233,5 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
     ...(agents.some((a) => (a.memoryPlacement ?? "system") !== "system") &&
       { memoryPlacement: agents.map((a) => a.memoryPlacement ?? null) }),
   });
-  const resources = sweepResources({
-    judge,
-    writer,
-    rankers: options.rankers,
-    policies: options.extraPolicies,
-    rankerFactory: options.rankerFactory,
-  });
-  for (const point of points) resources.policy(point.policy);
-  for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
-  const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances })
-    .map((task) => (counterfactual === "none" ? task : { ...task, counterfactual }));
-  const rows = await runSweep({
-    tasks,
-    resources,
-    onRows: options.onRows,
-    progress: options.progress,
-    concurrency: options.concurrency,
-    trials: options.trials,
-    select: options.select,
-  });
-  // A notebook run (`deno task notebooks`) learns of error rows through this report.
-  reportErrorRows({ rows });
-  return rows;
+  return { points, runId, judge, writer, counterfactual };
 }

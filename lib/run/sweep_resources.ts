@@ -16,6 +16,8 @@ import type { Writer } from "../stages/writing/writer.ts";
 export interface SweepResources {
   judge: Judge;
   writes: WriteOnceCache;
+  /** Write every unit of a trace while its ranking is pending (batch export); default false. */
+  writeAhead: boolean;
   /** The ranker for an id; `agent` lets a factory build the agent's own ranker (`llm:self`). */
   ranker(id: string, agent?: Agent): Ranker;
   ranking(ranker: Ranker, trace: Trace, seed: number): Promise<string[]>;
@@ -55,6 +57,12 @@ export function sweepResources(options: {
   policies?: Readonly<Record<string, ManagementPolicy>>;
   /** Builds rankers not in `rankers` (e.g. `llm:self`, `llm:MODEL`); default none. */
   rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
+  /**
+   * Write every unit of a trace without waiting for its ranking, so ranking and writing are
+   * one batch round; costs extra writes only when no operating point admits every unit.
+   * Default false.
+   */
+  writeAhead?: boolean;
 }): SweepResources {
   const rankers = {
     ...Object.fromEntries(RANKERS.entries().map((e) => [e.id, e.value])),
@@ -65,6 +73,7 @@ export function sweepResources(options: {
   return {
     judge: options.judge,
     writes: new WriteOnceCache({ writer: options.writer }),
+    writeAhead: options.writeAhead ?? false,
     ranker(id, agent) {
       const ranker = rankers[id] ?? options.rankerFactory?.(id, agent);
       if (!ranker) {

@@ -7,6 +7,10 @@
  * (options silently ignored; reproduce and notebooks took no options), 17 printed a stack trace
  * or a Rust panic, 51 left a file behind (.partial, an empty cache DB, figures).
  */
+import { hostname } from "node:os";
+import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
+import { runManifest } from "../../lib/run/run_manifest.ts";
+import { sweep as sweep_ } from "../../lib/run/sweep.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { pair } from "../stats/_rows.ts";
 
@@ -168,6 +172,23 @@ export const BAD_INPUTS: BadInput[] = [
   sweep(`${W} ${OUT} ${LLM} --cache corrupt.sqlite`, /--cache|corrupt\.sqlite/),
   sweep(`${W} ${OUT} ${LLM} --cache adir`, /--cache/),
   sweep(`${W} ${OUT} ${LLM} --cache ro/cache.sqlite`, /--cache/),
+  // sweep: resumes that would mix runs, a second writer, an unfinished run discarded
+  sweep(`${W} --out held.jsonl --resume --seed 1`, /--resume: .*--seed 0 there, 1 here/),
+  sweep(`${W} --out held.jsonl --resume --seed 1 --dry-run`, /--seed 0 there, 1 here/),
+  sweep(`${W} --out held.jsonl --resume --trials 2 --seed 0`, /--trials 1 there, 2 here/),
+  sweep(`${W} --out unfinished.jsonl`, /unfinished\.jsonl\.partial .*--overwrite/),
+  sweep(`${W} --out unfinished.jsonl --seed 1`, /--resume .*--overwrite/),
+  sweep(`${W} --out unfinished.jsonl --resume --seed 1`, /--seed 0 there, 1 here/),
+  sweep(`${W} --out locked.jsonl`, /--out .*locked\.jsonl: another sweep \(process 1\b/),
+  sweep(`${W} --out locked.jsonl --resume`, /another sweep/),
+  sweep(`${W} --out locked.jsonl --overwrite`, /another sweep/),
+  sweep(`${W} ${OUT} --resume --overwrite`, /--overwrite and --resume/),
+  sweep(`${W} ${OUT} --retry-errors --overwrite`, /--overwrite and --retry-errors/),
+  sweep(`${W} --dry-run --retry-errors`, /--dry-run and --retry-errors/),
+  sweep(`${W} --dry-run --overwrite`, /--dry-run and --overwrite/),
+  sweep(`${W} --dry-run --resume`, /--resume: needs --out/),
+  sweep(`${W} --dry-run --out missing/sub/rows.jsonl`, /--out/),
+  sweep(`${W} --resume`, /--out/),
 
   // batch
   { cli: "batch", args: "" },
@@ -442,6 +463,35 @@ export async function layFixtures(dir: string): Promise<() => Promise<void>> {
   await Deno.writeTextFile(
     `${dir}/batch_bad.jsonl`,
     JSON.stringify({ custom_id: "b", response: { status_code: "200" }, error: null }) + "\n",
+  );
+  // An unfinished run of seed 0 (its manifest beside it), an unfinished run without a
+  // manifest, and an --out whose lock a live process (pid 1) holds.
+  await Deno.writeTextFile(`${dir}/held.jsonl.partial`, "");
+  await Deno.writeTextFile(
+    `${dir}/held.jsonl.partial.json`,
+    JSON.stringify(runManifest({
+      command: "sweep",
+      options: { seed: 0, trials: 1 },
+      runId: "r",
+      instancesHash: "h",
+    })),
+  );
+  const done = await sweep_({
+    stage: "management",
+    policies: ["UM"],
+    instances: instances.slice(0, 1),
+    dataset: "synthetic",
+    attacks: ["minja"],
+    agents: resolveAgents({ specs: ["reference:careful"] }),
+    base: { bankSize: 20 },
+  });
+  await Deno.writeTextFile(
+    `${dir}/unfinished.jsonl.partial`,
+    done.map((r) => JSON.stringify(r) + "\n").join(""),
+  );
+  await Deno.writeTextFile(
+    `${dir}/locked.jsonl.lock`,
+    JSON.stringify({ pid: 1, host: hostname(), command: "sweep", since: "2026-01-01T00:00:00Z" }),
   );
   await Deno.mkdir(`${dir}/plugins`);
   const apply = "apply: ({ records }) => ({ kept: [...records], quarantined: [] })";

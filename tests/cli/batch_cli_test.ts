@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
+import { recordBatchExport } from "../../lib/run/batch/batch_plan_store.ts";
 import {
   type ChatBody,
   majorityReply,
@@ -76,7 +77,7 @@ const read = async (path: string): Promise<TrialRow[]> =>
 const strip = (rows: TrialRow[]) =>
   rows.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
 
-Deno.test("batch export/import: phases in order, live bodies, then a sweep with zero requests", async () => {
+Deno.test("batch export/import: three rounds, live bodies, then a sweep with zero requests", async () => {
   // A live run records the bodies the client really sends, and gives the reference rows.
   const sent: string[] = [];
   const live = startFakeOpenAIServer({
@@ -90,7 +91,7 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
 
     // Batch: export, answer offline with the same scripted model, import; until nothing is left.
     const exported: string[] = [];
-    const phases: string[] = [];
+    const rounds: string[] = [];
     for (let round = 0; round < 6; round++) {
       const ex = await run(BATCH, [
         "export",
@@ -100,12 +101,14 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
       ]);
       assert.equal(ex.code, 0, ex.out);
       if (/Nothing to export/.test(ex.out)) break;
-      phases.push(/Phase (\w+): (\d+) requests/.exec(ex.out)![1]);
+      const said = /Round (\d+) of (\d+): (\d+) requests \(([^)]*)\)/.exec(ex.out);
+      assert.ok(said, ex.out);
+      rounds.push(`${said[1]}/${said[2]} ${said[4].replace(/ \d+/g, "")}`);
       const text = await Deno.readTextFile(`${dir}/requests.jsonl`);
       assert.ok(!text.includes(SENTINEL), "the API key must never be exported");
       assert.ok(!/batch-export-needs-no-key|authorization|api_key/i.test(text));
       const lines = text.trim().split("\n").map((l) => JSON.parse(l));
-      assert.equal(/Phase \w+: (\d+) requests/.exec(ex.out)![1], String(lines.length));
+      assert.equal(said[3], String(lines.length));
       const results = lines.map((l, i) => {
         assert.deepEqual(Object.keys(l), ["custom_id", "method", "url", "body"]);
         assert.equal(l.method, "POST");
@@ -141,7 +144,8 @@ Deno.test("batch export/import: phases in order, live bodies, then a sweep with 
       assert.equal(im.code, 0, im.out);
       assert.match(im.out, new RegExp(`${lines.length} responses cached`));
     }
-    assert.deepEqual(phases, ["ranking", "writing", "agent", "judge"]);
+    // Ranking and writing in one round: each unit is written once whatever its rank.
+    assert.deepEqual(rounds, ["1/3 ranking, writing", "2/3 agent", "3/3 judge"]);
     // Exactly the bodies the live client sent (the live run shares identical requests too).
     assert.deepEqual([...new Set(exported)].sort(), [...new Set(sent)].sort());
     assert.equal(exported.length, new Set(exported).size);
@@ -212,8 +216,23 @@ Deno.test("batch import reports and skips failed requests, caching the rest", as
     });
     const lines = [
       ok("k1"),
-      { custom_id: "k2", response: { status_code: 429, body: {} }, error: null },
+      {
+        custom_id: "k2",
+        response: {
+          status_code: 429,
+          body: { error: { message: "Rate limit reached for requests", type: "rate_limit" } },
+        },
+        error: null,
+      },
       { custom_id: "k3", response: null, error: { code: "batch_expired", message: "expired" } },
+      {
+        custom_id: "k4",
+        response: {
+          status_code: 401,
+          body: { error: { message: `Incorrect API key provided: ${SENTINEL}.` } },
+        },
+        error: null,
+      },
     ];
     await Deno.writeTextFile(`${dir}/out.jsonl`, lines.map((l) => JSON.stringify(l)).join("\n"));
     const r = await run(BATCH, [
@@ -225,11 +244,46 @@ Deno.test("batch import reports and skips failed requests, caching the rest", as
     ]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /1 responses cached/);
-    assert.match(r.out, /skipped line 2 \(k2\): HTTP 429/);
+    // Each failed line with the provider's message, keys redacted.
+    assert.match(r.out, /skipped line 2 \(k2\): HTTP 429: Rate limit reached for requests/);
     assert.match(r.out, /skipped line 3 \(k3\): error batch_expired expired/);
+    assert.match(
+      r.out,
+      /skipped line 4 \(k4\): HTTP 401: Incorrect API key provided: \[REDACTED\]/,
+    );
+    assert.ok(!r.out.includes(SENTINEL));
+    assert.match(r.out, /3 failed requests skipped/);
     const cache = new ResponseCache({ path: `${dir}/c.sqlite` });
     assert.equal(cache.size, 1);
     cache.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("batch import warns about custom_ids that no export with this cache planned", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const cachePath = `${dir}/c.sqlite`;
+    recordBatchExport({
+      cachePath,
+      round: 1,
+      requests: [{ customId: "planned-1", phase: "ranking", body: { model: "m" } }],
+    });
+    const line = (id: string) =>
+      JSON.stringify({
+        custom_id: id,
+        response: { status_code: 200, body: { choices: [{ message: { content: "ok" } }] } },
+        error: null,
+      });
+    await Deno.writeTextFile(`${dir}/out.jsonl`, [line("planned-1"), line("stray-2")].join("\n"));
+    const r = await run(BATCH, ["import", "--batch-in", `${dir}/out.jsonl`, "--cache", cachePath]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /2 responses cached/);
+    assert.match(
+      r.out,
+      /warning: 1 custom_ids of .*out\.jsonl are in no export made with .*c\.sqlite \(first: stray-2\)/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -29,8 +29,10 @@ async function run(args: string[]) {
   return { code, out: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
 }
 
+// The prefix shares no 8 characters with SENTINEL: a path like /tmp/memgauge-modes-7... in an
+// output read as a leak of its piece "-modes-7" (1 run in 16).
 async function workspace() {
-  const dir = await Deno.makeTempDir({ prefix: "memgauge-modes-" });
+  const dir = await Deno.makeTempDir({ prefix: "memgauge-pm-" });
   const data = `${dir}/instances.json`;
   const instances = Array.from(
     { length: 3 },

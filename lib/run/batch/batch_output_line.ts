@@ -50,6 +50,19 @@ function _path(issue: z.core.$ZodIssue): string {
   return issue.path.length === 0 ? "(line)" : issue.path.map(String).join(".");
 }
 
+/** The provider's error message in a failed response body (`{error: {message}}`), if any. */
+function _errorMessage(body: unknown): string {
+  const b = body as { error?: { message?: unknown } | string; message?: unknown } | null;
+  const message = typeof b?.error === "string"
+    ? b.error
+    : typeof b?.error?.message === "string"
+    ? b.error.message
+    : typeof b?.message === "string"
+    ? b.message
+    : "";
+  return message.replace(/\s+/g, " ").trim().slice(0, 300);
+}
+
 function _fail(line: number, what: string): never {
   throw new TypeError(`batch output line ${line}: ${what}`);
 }
@@ -100,7 +113,13 @@ export function parseBatchOutput(options: {
     }
     if (!response) _fail(line, "response: expected an object when error is null, got null");
     if (response.status_code !== 200) {
-      outcomes.push({ line, customId, ok: false, reason: `HTTP ${response.status_code}` });
+      const message = _errorMessage(response.body);
+      outcomes.push({
+        line,
+        customId,
+        ok: false,
+        reason: `HTTP ${response.status_code}${message ? `: ${message}` : ""}`,
+      });
       return;
     }
     const body = ChatCompletionBody.safeParse(response.body);

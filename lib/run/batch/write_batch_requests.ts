@@ -1,6 +1,6 @@
 /** Write recorded requests as OpenAI Batch API input files (one model per file). */
 import { writeFileAtomic } from "../../io/atomic_write.ts";
-import type { BatchRequest } from "./batch_recorder.ts";
+import type { PlannedRequest as BatchRequest } from "../plan/request_plan.ts";
 
 /** One written Batch API input file. */
 export interface BatchFile {
