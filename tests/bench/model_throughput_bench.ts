@@ -8,6 +8,7 @@
  * `deno run -A tests/bench/model_throughput_bench.ts` prints the table; `deno bench -A` runs it.
  */
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
+import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
@@ -79,6 +80,9 @@ export async function measure(options: {
       // Risk always exposed: clean and poisoned prompts differ, so no trial is a cache hit. The
       // offline ranker: every request is an agent call (the default for llm: agents is llm:self).
       base: { bankSize: 10, thetaR: 1, ranker: "usefulness" },
+      // The deterministic judge: every request is an agent call (the default for llm: agents
+      // is the LLM judge, one more request per row).
+      judge: deterministicJudge,
       concurrency: options.concurrency,
       // Distinct trials have distinct cache slots: every trial is a real request.
       trials: Math.ceil(options.trials / (2 * pairsPerTrial)),
