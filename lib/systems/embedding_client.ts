@@ -152,6 +152,8 @@ export class EmbeddingClient {
     let requests = 0, sent = 0, cacheHits = 0;
     const missing: string[] = [];
     const resolvers = new Map<string, [(v: number[]) => void, (e: unknown) => void]>();
+    // This call's own promises: a failed batch leaves the memo, but is still this call's error.
+    const own = new Map<string, Promise<number[]>>();
     for (const text of new Set(options.texts)) {
       if (this.#memo.has(text)) {
         this.stats.cacheHits++;
@@ -166,10 +168,11 @@ export class EmbeddingClient {
         continue;
       }
       missing.push(text);
-      this.#memo.set(
-        text,
-        new Promise((resolve, reject) => resolvers.set(text, [resolve, reject])),
+      const pending = new Promise<number[]>((resolve, reject) =>
+        resolvers.set(text, [resolve, reject])
       );
+      own.set(text, pending);
+      this.#memo.set(text, pending);
     }
     for (let i = 0; i < missing.length; i += this.#batchSize) {
       const batch = missing.slice(i, i + this.#batchSize);
@@ -190,7 +193,7 @@ export class EmbeddingClient {
         break;
       }
     }
-    const vectors = await Promise.all(options.texts.map((t) => this.#memo.get(t)!));
+    const vectors = await Promise.all(options.texts.map((t) => own.get(t) ?? this.#memo.get(t)!));
     return { vectors, requests, texts: sent, cacheHits };
   }
 

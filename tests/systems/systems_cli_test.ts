@@ -189,3 +189,63 @@ Deno.test("systems CLI: --retry-errors reruns only the tasks with error rows, in
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// An all-401 server that echoes the key: every system's run ends in error rows and exit 3, with
+// no stack trace and no 8-character piece of the key in any output or file.
+Deno.test("systems CLI: an all-401 server gives error rows, exit 3, no stack, no key", async () => {
+  const key = "sk-ECHO-systems-401-a1b2c3d4e5f6";
+  const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
+  try {
+    for (const name of SYSTEM_NAMES.filter((n) => n !== "hindsight")) {
+      const dir = await Deno.makeTempDir({ prefix: "mg-s401-" });
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          CLI,
+          "--system",
+          name,
+          "--agent",
+          "llm:m",
+          "--system-model",
+          "m",
+          "--embedding-model",
+          "e",
+          "--base-url",
+          server.baseUrl,
+          "--limit",
+          "2",
+          "--bank-size",
+          "5",
+          "--k",
+          "1",
+          "--cache",
+          `${dir}/c.sqlite`,
+          "--out",
+          `${dir}/rows.jsonl`,
+        ],
+        env: { NO_COLOR: "1", OPENAI_API_KEY: key },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 3, `${name}: ${text}`);
+      assert.ok(!/\n\s+at |Uncaught/.test(text), `${name} printed a stack:\n${text}`);
+      const rows = (await Deno.readTextFile(`${dir}/rows.jsonl`)).trim().split("\n")
+        .map((l) => JSON.parse(l));
+      assert.ok(rows.length > 0 && rows.every((r) => /HTTP 401/.test(r.error)), name);
+      const texts = [text];
+      for await (const e of Deno.readDir(dir)) {
+        texts.push(new TextDecoder("latin1").decode(await Deno.readFile(`${dir}/${e.name}`)));
+      }
+      for (const t of texts) {
+        for (let i = 0; i + 8 <= key.length; i++) {
+          assert.ok(!t.includes(key.slice(i, i + 8)), `${name}: piece ${key.slice(i, i + 8)}`);
+        }
+      }
+      await Deno.remove(dir, { recursive: true });
+    }
+  } finally {
+    await server.close();
+  }
+});

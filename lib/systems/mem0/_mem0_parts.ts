@@ -120,6 +120,9 @@ export class _KitLlm {
 }
 
 /** mem0's `Embedder` interface over the kit's embedding client. */
+/** The text mem0 embeds to learn the embedding dimension (`Memory._autoInitialize`). */
+export const _DIMENSION_PROBE = "dimension probe";
+
 export class _KitEmbedder {
   constructor(readonly calls: SystemCalls, public phase: CallPhase) {}
   async embed(text: string): Promise<number[]> {

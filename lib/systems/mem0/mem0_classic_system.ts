@@ -14,6 +14,7 @@ import type {
 } from "../memory_system.ts";
 import type { SystemPort } from "../system_port.ts";
 import {
+  _DIMENSION_PROBE,
   _InMemoryVectorStore,
   _jsonAfter,
   _KitEmbedder,
@@ -134,6 +135,8 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
   const memories = new Map<ManagementMode, _Mode>();
   for (const mode of open.modes) {
     const embedder = new _KitEmbedder(calls, "writing");
+    // mem0's own probe, made here: a failure is this task's error, not a logged stack.
+    const dimension = (await embedder.embed(_DIMENSION_PROBE)).length;
     Object.assign(_nextParts, { llm: new _KitLlm(handler(mode)), embedder });
     const memory = new m.Memory({
       version: "v1.1",
@@ -141,7 +144,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
       embedder: { provider: "memgauge", config: { model: port.embeddingModel ?? "none" } },
       vectorStore: {
         provider: "memgauge",
-        config: { collectionName: `memgauge-${mode}`, stores: new Map() },
+        config: { collectionName: `memgauge-${mode}`, stores: new Map(), dimension },
       },
       llm: { provider: "memgauge", config: { model: port.chatModel ?? "none" } },
     } as never);

@@ -14,6 +14,7 @@ import type {
 } from "../memory_system.ts";
 import type { SystemPort } from "../system_port.ts";
 import {
+  _DIMENSION_PROBE,
   _InMemoryVectorStore,
   _jsonAfter,
   _KitEmbedder,
@@ -144,6 +145,10 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
     const stores = new Map<string, _InMemoryVectorStore>();
     const collectionName = `memgauge-${mode}`;
     const embedder = new _KitEmbedder(calls, mode === "M0" ? "writing" : "M1");
+    // mem0's own probe, made here: a failure is then this task's error (error rows), where
+    // mem0 would print it with a stack from its constructor.
+    const dimension = (await embedder.embed(_DIMENSION_PROBE)).length;
+    // No await from here to the constructor: it takes the parts synchronously.
     Object.assign(_nextParts, {
       llm: new _KitLlm(handler(mode)),
       embedder,
@@ -151,11 +156,11 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
     });
     const memory = new m.Memory({
       embedder: { provider: "memgauge", config: { model: port.embeddingModel ?? "none" } },
-      vectorStore: { provider: "memgauge", config: { collectionName, stores } },
+      vectorStore: { provider: "memgauge", config: { collectionName, stores, dimension } },
       llm: { provider: "memgauge", config: { model: port.chatModel ?? "none" } },
       historyStore: { provider: "memgauge", config: {} },
     } as never);
-    // The store exists once mem0 has probed the embedding dimension.
+    // The store exists once mem0 has initialised.
     await (memory as unknown as { _ensureInitialized(): Promise<void> })._ensureInitialized();
     memories.set(mode, {
       memory,
