@@ -59,7 +59,7 @@ export type { PathUse } from "./io/path_problem.ts";
 export { createPrng } from "./random/prng.ts";
 export type { Prng } from "./random/prng.ts";
 export { deriveSeed } from "./random/derive_seed.ts";
-export { shuffle } from "./random/shuffle.ts";
+export { lazyShuffle, shuffle } from "./random/shuffle.ts";
 
 // Writing stage: rankers order units, admission keeps a prefix, writers turn it into a record
 export type { Ranker } from "./stages/writing/ranker.ts";

@@ -2,6 +2,7 @@
 import { matchesAnswer } from "../text/matches.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { Prng } from "../random/prng.ts";
+import { lazyShuffle } from "../random/shuffle.ts";
 import { type BankCandidate, bankRecord } from "./bank_record.ts";
 
 /** Options for {@link sampleBackground}. */
@@ -39,13 +40,13 @@ export function sampleBackground(
 ): (MemoryRecord & { role: "background" })[] {
   const { pool, prng } = options;
   const exclude = new Set(options.excludeSessions);
-  const index = pool.map((_, i) => i);
   const out: (MemoryRecord & { role: "background" })[] = [];
-  // Lazy Fisher-Yates: only as many swaps as records inspected.
-  for (let n = 0; n < index.length && out.length < options.count; n++) {
-    const j = prng.int(n, index.length - 1);
-    [index[n], index[j]] = [index[j], index[n]];
-    const c = pool[index[n]];
+  // Drawn one at a time: only as many draws as records inspected.
+  const order = lazyShuffle(pool, { prng });
+  while (out.length < options.count) {
+    const next = order.next();
+    if (next.done) break;
+    const c = next.value;
     if (exclude.has(c.session)) continue;
     const record = bankRecord({ candidate: c });
     if (options.avoid.some((a) => matchesAnswer(record.text, a))) continue;
