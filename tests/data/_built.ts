@@ -8,8 +8,31 @@ import { DATA_FILES } from "../../lib/data/data_files.ts";
 /** The data directory the real-data tests read. */
 export const DATA_DIR = dataDir();
 
-/** The committed fixture directory (same layout as the data directory). */
-export const FIXTURE_DIR = new URL("../fixtures", import.meta.url).pathname;
+/**
+ * A data directory laid out as the official one, holding the committed fixtures (invented text,
+ * named so that nobody takes them for the benchmark files) under the official file names.
+ */
+export const FIXTURE_DIR: string = _fixtureDir();
+
+function _fixtureDir(): string {
+  const committed = new URL("../fixtures/", import.meta.url).pathname;
+  const dir = Deno.makeTempDirSync({ prefix: "memgauge-fixture-data-" });
+  for (
+    const [name, file] of [
+      ["invented_locomo10_layout.json", DATA_FILES.locomo.path],
+      ["invented_longmemeval_oracle_layout.json", DATA_FILES.longmemevalOracle.path],
+    ]
+  ) {
+    Deno.mkdirSync(`${dir}/${file.split("/")[0]}`, { recursive: true });
+    Deno.copyFileSync(committed + name, `${dir}/${file}`);
+  }
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch { /* already gone */ }
+  });
+  return dir;
+}
 
 function _present(path: string): boolean {
   try {
