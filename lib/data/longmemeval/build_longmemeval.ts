@@ -1,6 +1,7 @@
 /** LongMemEval adapter: non-abstention questions with short answers become kit instances. */
 import { matchesAnswer } from "../../text/matches.ts";
 import { normalizeTokens } from "../../text/normalize.ts";
+import { SMALL_NUMBER_WORDS } from "../../text/number_words.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
@@ -107,19 +108,10 @@ function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandida
   }
 }
 
-const _WORD_VALUES: Readonly<Record<string, number>> = {
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-};
+// The number words read as outdated counts: two to twelve.
+const _WORD_VALUES: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(SMALL_NUMBER_WORDS).filter(([, v]) => v >= 2 && v <= 12),
+);
 
 function _numbersIn(text: string): string[] {
   return normalizeTokens(text).filter((t) => /^\d+(?:\.\d+)?$/.test(t));
