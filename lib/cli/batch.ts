@@ -28,7 +28,7 @@ import {
   sweepArgsFromValues,
   sweepCommand,
 } from "./sweep_args.ts";
-import { sweepOptionsFromArgs } from "./sweep_options.ts";
+import { modelSetupOptions, sweepOptionsFromArgs } from "./sweep_options.ts";
 import { sweepMain } from "./sweep.ts";
 
 // Provider messages and echoed command lines pass the redaction layer before they are printed.
@@ -80,17 +80,7 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
   // One pass plans the whole sweep on stand-in replies; the earliest round with requests to
   // send was built from cached answers only, so its requests are exactly the run's.
   const plan = await planSweepRun({
-    setup: {
-      cachePath: args.cache,
-      baseUrl: args.baseUrl,
-      apiKeyEnv: args.apiKeyEnv,
-      modelOptions: args.modelOptions,
-      concurrency: args.concurrency,
-      judge: args.judge,
-      judgeScope: args.judgeScope,
-      memoryPlacement: args.memoryPlacement,
-      writer: args.writer,
-    },
+    setup: modelSetupOptions({ args }),
     build: async (models) => ({
       ...await sweepOptionsFromArgs({ args, models }),
       progress: v.quiet ? silentProgress : terminalProgress({ label: "planning" }),

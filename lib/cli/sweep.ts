@@ -32,7 +32,7 @@ import {
   runCommand,
 } from "./command.ts";
 import { type SweepArgs, sweepArgsFromValues, sweepCommand } from "./sweep_args.ts";
-import { sweepOptionsFromArgs } from "./sweep_options.ts";
+import { modelSetupOptions, sweepOptionsFromArgs } from "./sweep_options.ts";
 
 type _Parsed = Parsed<typeof sweepCommand.spec.options>;
 
@@ -285,19 +285,7 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
       return 0;
     }
   }
-  const models = modelSetup({
-    cachePath: args.cache,
-    baseUrl: args.baseUrl,
-    apiKeyEnv: args.apiKeyEnv,
-    modelOptions: args.modelOptions,
-    concurrency: args.concurrency,
-    maxRetries: args.maxRetries,
-    timeoutMs: args.timeoutMs,
-    judge: args.judge,
-    judgeScope: args.judgeScope,
-    memoryPlacement: args.memoryPlacement,
-    writer: args.writer,
-  });
+  const models = modelSetup(modelSetupOptions({ args }));
   let rows: TrialRow[];
   try {
     const planned = await sweepOptionsFromArgs({ args, models });
@@ -456,17 +444,7 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
   const unfinished = args.resume ? await _unfinished(args, parsed) : null;
   const partial = `${args.out}.partial`;
   const plan = await planSweepRun({
-    setup: {
-      cachePath: args.cache,
-      baseUrl: args.baseUrl,
-      apiKeyEnv: args.apiKeyEnv,
-      modelOptions: args.modelOptions,
-      concurrency: args.concurrency,
-      judge: args.judge,
-      judgeScope: args.judgeScope,
-      memoryPlacement: args.memoryPlacement,
-      writer: args.writer,
-    },
+    setup: modelSetupOptions({ args }),
     build: async (models) => {
       const planned = await sweepOptionsFromArgs({ args, models });
       if (unfinished) {

@@ -1,6 +1,6 @@
 /** Turn parsed sweep arguments into sweep options: shared by `sweep` and `batch export`. */
 import { loadDataset } from "../data/datasets.ts";
-import type { ModelSetup } from "../run/model_setup.ts";
+import type { ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { SweepOptions } from "../run/sweep.ts";
 import { CliError } from "./command.ts";
 import type { SweepArgs } from "./sweep_args.ts";
@@ -81,5 +81,35 @@ export async function sweepOptionsFromArgs(options: {
     concurrency: args.concurrency,
     trials: args.trials,
     counterfactual: args.counterfactual,
+  };
+}
+
+/**
+ * The model setup a command line asks for (cache, endpoint, key variable, per-model options,
+ * limits, judge, writer): one place for `sweep`, its dry run and `batch export`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseSweepArgs } from "./sweep_args.ts";
+ * import { modelSetupOptions } from "./sweep_options.ts";
+ * const args = parseSweepArgs(["--stage", "writing", "--cache", "c.sqlite", "--out", "x.jsonl"]);
+ * assert.equal(modelSetupOptions({ args }).cachePath, "c.sqlite");
+ * ```
+ */
+export function modelSetupOptions(options: { args: SweepArgs }): Parameters<typeof modelSetup>[0] {
+  const { args } = options;
+  return {
+    cachePath: args.cache,
+    baseUrl: args.baseUrl,
+    apiKeyEnv: args.apiKeyEnv,
+    modelOptions: args.modelOptions,
+    concurrency: args.concurrency,
+    maxRetries: args.maxRetries,
+    timeoutMs: args.timeoutMs,
+    judge: args.judge,
+    judgeScope: args.judgeScope,
+    memoryPlacement: args.memoryPlacement,
+    writer: args.writer,
   };
 }
