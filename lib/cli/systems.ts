@@ -85,12 +85,7 @@ export const SYSTEMS_OPTIONS = {
     default: "reference:balanced",
     schema: AgentSpec,
   }),
-  model: opt.string({
-    description: "Shorthand for --agent llm:MODEL (not with --agent).",
-    placeholder: "MODEL",
-    example: "gpt-5.4",
-    defaultText: "none",
-  }),
+  model: SWEEP_OPTIONS.model,
   judge: MODEL_OPTIONS.judge,
   "judge-scope": MODEL_OPTIONS["judge-scope"],
   "memory-placement": SWEEP_OPTIONS["memory-placement"],

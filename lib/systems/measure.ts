@@ -20,6 +20,18 @@ import { monthNumber } from "../text/months.ts";
 import type { MemorySystem, SystemSession, TracedRecord } from "./memory_system.ts";
 import { rsrHits } from "./rsr.ts";
 
+/** The context columns of a row that saw no memory (no-memory runs, failed tasks). */
+function _nothingRetrieved() {
+  return {
+    admittedHelpful: 0,
+    admittedRisk: 0,
+    helpfulInContext: false,
+    riskInContext: false,
+    contextIds: [] as string[],
+    contextSize: 0,
+  };
+}
+
 export type { SystemRow } from "../model/system_row.ts";
 
 interface _Unit {
@@ -378,12 +390,7 @@ async function _measureOne(
       k: ks[0],
       pairId,
       condition: "nomemory",
-      admittedHelpful: 0,
-      admittedRisk: 0,
-      helpfulInContext: false,
-      riskInContext: false,
-      contextIds: [],
-      contextSize: 0,
+      ..._nothingRetrieved(),
       ...(await answer("nomemory", [], pairId)),
       management: mode,
       rsrHit: null,
@@ -508,12 +515,7 @@ async function _measureOne(
               k,
               pairId: pairIdOf(mode, k),
               condition,
-              admittedHelpful: 0,
-              admittedRisk: 0,
-              helpfulInContext: false,
-              riskInContext: false,
-              contextIds: [],
-              contextSize: 0,
+              ..._nothingRetrieved(),
               management: mode,
               rsrHit: null,
               traceHit: null,
