@@ -90,7 +90,6 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
     }
     const helpful = buildHelpfulTrace({
       source,
-      kind,
       target,
       numberKey,
       traceLoad: options.traceLoad,
