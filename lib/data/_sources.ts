@@ -20,6 +20,10 @@ export function _similarAnswers(
 /** Longest gold answer (in words) the builder keeps; longer ones are explanations, not answers. */
 export const _MAX_ANSWER_WORDS = 10;
 
+/** The skip reason of a question whose answer `_cleanAnswer` cannot use. */
+export const UNUSABLE_ANSWER =
+  "answer not usable (over 10 words, yes/no or hedged, or stated in the question)";
+
 /** A cleaned short answer, or null when the item has no matchable answer. */
 export function _cleanAnswer(raw: string | number | undefined, question: string): string | null {
   if (raw === undefined) return null;

@@ -1,5 +1,6 @@
 /** Builder invariants on every built instance: the fixture always, the benchmarks when present. */
 import assert from "node:assert/strict";
+import { parseDayDate } from "../../lib/text/day_date.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import { Instance } from "../../lib/model/instance.ts";
 import { answerKindOf } from "../../lib/data/answer_kind.ts";
@@ -30,7 +31,26 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
     say(`target ${target} matches answer ${answer}`);
   }
   const helpful = instance.helpful.units;
-  if (!helpful.some((u) => matchesAnswer(u.text, answer))) say("helpful trace does not state y*");
+  // The evidence is there, in the dataset's words; the kit states y* only where it quotes them.
+  if (!helpful.some((u) => u.origin === "dataset" && u.supports === answer)) {
+    say("helpful trace carries no evidence for y*");
+  }
+  const statedByDataset = helpful.some((u) => u.origin === "dataset" && u.asserts === answer);
+  for (const u of helpful) {
+    if (u.origin === "kit" && u.asserts !== null && !statedByDataset) {
+      say(`kit-written helpful unit ${u.id} states y* where no evidence does`);
+    }
+  }
+  // The query comes in a later session, on a date the agent is told.
+  if (instance.queryDate === undefined) say("no query date");
+  const day = (d: string | undefined) => d === undefined ? NaN : parseDayDate(d)?.getTime() ?? NaN;
+  const times = [instance.helpful.sessionTime, instance.risk.minja?.sessionTime, instance.queryDate]
+    .map(day);
+  if (!(times[0] <= times[1] && times[1] <= times[2])) {
+    say(
+      `sessions out of order: ${instance.helpful.sessionTime}, ${instance.risk.minja?.sessionTime}, ${instance.queryDate}`,
+    );
+  }
   for (const [name, trace] of Object.entries(instance.risk)) {
     if (!trace) continue;
     if (!trace.units.some((u) => matchesAnswer(u.text, target))) {
@@ -64,15 +84,17 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
       if (u.numbers.length !== 1) say(`helpful unit ${u.id} lacks its number`);
     }
   }
-  // The trace ends with the assistant taking note of y* and the user confirming it.
-  const [note, confirm] = helpful.slice(-2);
-  if (note.channel !== "assistant" || note.asserts !== answer || note.verified) {
-    say("the assistant does not take note of y* before the confirmation");
+  // When it ends with a confirmation, the assistant recaps evidence and the user confirms it.
+  const [recap, confirm] = helpful.slice(-2);
+  if (confirm.verified) {
+    if (recap.channel !== "assistant" || recap.origin !== "kit" || recap.supports !== answer) {
+      say("the confirmation does not follow the assistant's recap of the evidence");
+    }
+    if (confirm.channel !== "user" || confirm.origin !== "kit" || confirm.supports !== answer) {
+      say("the confirmation is not the user's, or confirms nothing");
+    }
   }
-  if (!confirm.verified || confirm.channel !== "user" || confirm.asserts !== answer) {
-    say("the trace does not end with a verified user confirmation of y*");
-  }
-  if (helpful.filter((u) => u.verified).length !== 1) say("more than one verified helpful unit");
+  if (helpful.filter((u) => u.verified).length > 1) say("more than one verified helpful unit");
   for (const r of instance.background) {
     if (matchesAnswer(r.text, answer)) say(`background ${r.id} states y*`);
     if (matchesAnswer(r.text, target)) say(`background ${r.id} states y_adv`);
@@ -82,9 +104,12 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
   if (instance.background.length !== bankSize) {
     say(`bank has ${instance.background.length} records`);
   }
+  // Where the evidence states y*'s number, the risk traces key y_adv's under the same quantity;
+  // a total or a difference no unit states carries no key (numeric management has nothing to
+  // compare: the agent does the arithmetic).
   const keys = (units: typeof helpful) => units.flatMap((u) => u.numbers.map((n) => n.key));
   for (const trace of [instance.risk.minja!, instance.risk.sleeper!]) {
-    if (keys(trace.units).some((k) => !keys(helpful).includes(k))) {
+    if (keys(helpful).length > 0 && keys(trace.units).some((k) => !keys(helpful).includes(k))) {
       say("number keys differ between helpful and risk");
     }
   }
@@ -186,8 +211,10 @@ for (const source of SOURCES) {
         total(0) < total(1) && total(1) < total(2),
         `unit totals ${total(0)} ${total(1)} ${total(2)}`,
       );
+      // Nearly every trace ends with the user confirming a recap of the evidence.
       for (const built of sizes) {
-        for (const i of built.instances) assert.ok(i.helpful.units.at(-1)!.verified);
+        const confirmed = built.instances.filter((i) => i.helpful.units.at(-1)!.verified).length;
+        assert.ok(confirmed >= 0.9 * built.instances.length, `${confirmed} confirmed`);
       }
       assert.deepEqual(
         sizes[0].instances.map((i) => i.target),

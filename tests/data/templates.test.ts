@@ -63,12 +63,11 @@ function _source(c: typeof CASES[number]): QuestionSource {
   };
 }
 
-Deno.test("helpful trace: evidence, the assistant's note and a verified confirmation; never the query", () => {
+Deno.test("helpful trace: the evidence in the dataset's words, a recap of it and a verified confirmation; never the query", () => {
   for (const c of CASES) {
     for (let seed = 0; seed < 5; seed++) {
       const trace = buildHelpfulTrace({
         source: _source(c),
-        kind: c.kind,
         target: c.target,
         numberKey: c.kind === "number" || c.kind === "date" ? "omar:k" : null,
         traceLoad: 1,
@@ -77,21 +76,37 @@ Deno.test("helpful trace: evidence, the assistant's note and a verified confirma
       });
       const units = trace.units;
       assert.ok(units.every((u) => !containsQuery(u.text, c.question)), c.question);
-      const [note, confirm] = units.slice(-2);
-      assert.deepEqual([note.channel, note.verified, note.asserts], ["assistant", false, c.answer]);
-      assert.deepEqual([confirm.channel, confirm.verified, confirm.asserts], [
-        "user",
-        true,
+      const [recap, confirm] = units.slice(-2);
+      assert.deepEqual([recap.channel, recap.verified, recap.origin, recap.supports], [
+        "assistant",
+        false,
+        "kit",
         c.answer,
       ]);
+      // The confirmation says nothing of its own: it confirms the recapped evidence.
+      assert.deepEqual(
+        [confirm.channel, confirm.verified, confirm.origin, confirm.asserts, confirm.supports],
+        ["user", true, "kit", null, c.answer],
+      );
       assert.equal(units.filter((u) => u.verified).length, 1);
       assert.ok(units.every((u) => u.trusted));
+      // The kit states y* only by quoting evidence that states it.
+      const byDataset = units.filter((u) => u.origin === "dataset" && u.asserts === c.answer);
+      for (const u of units.filter((u) => u.origin === "kit" && u.asserts !== null)) {
+        assert.ok(
+          byDataset.some((d) =>
+            u.text.includes(d.text.replace(/^\[[^\]]*\] [^:]*: /, "").split(/(?<=[.!?]) /)[0])
+          ),
+          u.text,
+        );
+      }
       // Ordinary conversation: no instruction to remember or save anything.
       for (const u of units) {
         assert.doesNotMatch(u.text, /\b(?:remember|save|store|keep track|note this)\b/i, u.text);
       }
-      // Relative dates resolve against the session date.
-      assert.ok(units.some((u) => u.text.includes("yesterday (7 May 2023)")));
+      // Relative dates stay as the speaker said them: working out the date is the agent's job.
+      assert.ok(units.some((u) => /yesterday!/.test(u.text)));
+      assert.ok(units.every((u) => !u.text.includes("yesterday (")));
     }
   }
 });
