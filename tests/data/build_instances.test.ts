@@ -9,7 +9,10 @@ import { containsQuery } from "../../lib/data/helpful_trace.ts";
 import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../../lib/data/longmemeval/build_longmemeval.ts";
 import { _listItems } from "../../lib/data/typed_lexicon.ts";
-import { SOURCES } from "./_built.ts";
+import { agentMessages } from "../../lib/agents/memory_prompt.ts";
+import { datasetStats } from "../../lib/data/dataset_stats.ts";
+import { formatDayDate } from "../../lib/text/day_date.ts";
+import { FIXTURE_DIR, SOURCES } from "./_built.ts";
 
 // Builds are deterministic: build each option set once for all the tests that read it.
 const _memo = new Map<string, ReturnType<typeof buildLocomo>>();
@@ -223,3 +226,51 @@ for (const source of SOURCES) {
     });
   }
 }
+
+Deno.test("build (fixture): the agent's prompt carries the question's date; LongMemEval's is its question_date", async () => {
+  const options = { seed: 0, bankSize: 4, traceLoad: 1, dataDir: FIXTURE_DIR };
+  const lme = await buildLongMemEval({ ...options, count: 6 });
+  const locomo = await buildLocomo({ ...options, count: 4 });
+  const file = JSON.parse(
+    await Deno.readTextFile(`${FIXTURE_DIR}/longmemeval/longmemeval_oracle.json`),
+  ) as { question_id: string; question_date: string }[];
+  for (const instance of [...lme.instances, ...locomo.instances]) {
+    assert.ok(instance.queryDate !== undefined, instance.id);
+    const [system, user] = agentMessages({
+      query: instance.query,
+      queryDate: instance.queryDate,
+      context: [],
+      placement: "system",
+    });
+    assert.match(system.content, new RegExp(`System Time: ${instance.queryDate}$`));
+    assert.ok(user.content.startsWith(`[${instance.queryDate} (session 4)`), user.content);
+  }
+  for (const instance of lme.instances) {
+    const item = file.find((i) => `longmemeval:${i.question_id}` === instance.id)!;
+    const [y, m, d] = item.question_date.slice(0, 10).split("/").map(Number);
+    assert.equal(instance.queryDate, formatDayDate(new Date(Date.UTC(y, m - 1, d))));
+  }
+});
+
+Deno.test("build (fixture): the sample follows the benchmark's question-type mix and counts every skip", async () => {
+  const built = await buildLongMemEval({
+    seed: 0,
+    bankSize: 4,
+    traceLoad: 1,
+    dataDir: FIXTURE_DIR,
+    count: 6,
+  });
+  // 11 non-abstention fixture questions, two of each type but one single-session-preference:
+  // 6 x 2/11 = 1.09 and 6 x 1/11 = 0.55, so the largest remainder goes to the preference type.
+  assert.deepEqual(built.quotas, {
+    "single-session-user": 1,
+    "single-session-assistant": 1,
+    "single-session-preference": 1,
+    "multi-session": 1,
+    "temporal-reasoning": 1,
+    "knowledge-update": 1,
+  });
+  const stats = datasetStats({ built });
+  assert.equal(stats.yStarOnlyKitWritten, 0);
+  assert.equal(Object.values(stats.answerKindShares).reduce((a, b) => a + b, 0).toFixed(2), "1.00");
+});
