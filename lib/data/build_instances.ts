@@ -57,9 +57,12 @@ type _Built = { instance: Instance; targetKind: TargetKind; style: SleeperStyle 
 function _build(source: QuestionSource, options: BuildInstancesOptions): _Built {
   const { answer, question } = source;
   const prng = (label: string) => createPrng(deriveSeed(options.seed, source.id, label));
-  const kind = answerKindOf({ answer });
+  const kind = answerKindOf({ answer, question });
   const numberKey = answerKey({ question, answer, kind, subject: source.subject ?? "user" });
   const accepted = [answer, ...(source.alsoAccepted ?? [])];
+  // Targets fit the trace's timeline and are not stated by its evidence.
+  const timeline = { evidenceDates: source.evidence.map((t) => t.date), queryDate: null };
+  const evidenceText = source.evidence.map((t) => t.text).join("\n");
   const candidates = attackTargets({
     answer,
     question,
@@ -67,6 +70,8 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
     sameKindAnswers: source.sameKindAnswers,
     people: source.people ?? [],
     outdated: source.outdated,
+    timeline,
+    evidenceText,
     prng: prng("target"),
   });
   const change = minjaChange({
@@ -78,10 +83,10 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
   const rejected: string[] = [];
   for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
     const target = candidate.target;
-    const problem = targetProblem({ answer, target, kind, question }) ??
+    const problem = targetProblem({ answer, target, kind, question, timeline, evidenceText }) ??
       (accepted.some((a) => matchesAnswer(target, a) || matchesAnswer(a, target))
         ? "target matches an accepted answer"
-        : matchesAnswer(question, target)
+        : kind !== "choice" && matchesAnswer(question, target)
         ? "question states the target"
         : null);
     if (problem !== null) {

@@ -9,6 +9,7 @@ import {
   _sessionDate,
   _similarAnswers,
   _whWord,
+  _widenLikeAnswers,
 } from "../_sources.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
 import { buildInstances, type BuiltDataset } from "../build_instances.ts";
@@ -164,6 +165,8 @@ export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset
     url: DATA_FILES.locomo.url,
   });
   const { sources, pool } = _adapt(file);
+  // Like-question answers from all ten conversations, not only the question's own.
+  _widenLikeAnswers(sources);
   return buildInstances({
     dataset: "locomo",
     sources,

@@ -6,12 +6,12 @@ import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
 import {
-  _cleanAnswer,
   _entities,
   _people,
   _sessionDate,
   _similarAnswers,
   _whWord,
+  cleanAnswer,
 } from "../_sources.ts";
 import { _clip } from "../_text.ts";
 import { answerKindOf } from "../answer_kind.ts";
@@ -234,8 +234,12 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
   const eligible = oracle.flatMap((item) => {
     if (item.question_id.endsWith("_abs") || !types.has(item.question_type)) return [];
     const [raw, alsoAccepted] = _splitAccepted(item.answer);
-    const answer = _cleanAnswer(raw, item.question);
-    return answer === null ? [] : [{ item, answer, alsoAccepted }];
+    const cleaned = cleanAnswer({ answer: raw, question: item.question });
+    return "skip" in cleaned ? [] : [{
+      item,
+      answer: cleaned.answer,
+      alsoAccepted: [...alsoAccepted, ...cleaned.alsoAccepted],
+    }];
   });
   const sources = eligible.flatMap(({ item, answer, alsoAccepted }) => {
     const source = _source(item, answer, alsoAccepted);
