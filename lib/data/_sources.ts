@@ -126,12 +126,14 @@ const _NUMBER_PHRASE =
  * The gold answer the builder keeps, cleaned to a short matchable string, with the alternatives
  * the benchmark names beside it, or the reason the item is skipped. Whitespace and a trailing
  * period go; an alternative in brackets ("11 days (or 12 days, if ...)") becomes an accepted
- * answer; of several sentences the first is kept, or the one saying what holds now ("Now, you
- * lead 5 engineers"), and a sentence ending in a colon list keeps what precedes the colon; a
- * leading hedge is dropped ("Most likely John's partner" -> "John's partner"); for a count,
- * a sentence is reduced to its number phrase ("I attended three weddings" -> "three weddings").
- * Skipped: no answer; yes/no answers (a bare "yes" matches any "yes", and the judge's token
- * matcher cannot see the negation of a statement); answers longer than `_MAX_ANSWER_WORDS`;
+ * answer; a leading hedge is dropped ("Most likely John's partner" -> "John's partner"); the
+ * answer to a count ("How many ...?", "How long ...?") told in more than four words is reduced
+ * to the number phrase of its first sentence, or of the one saying what holds now ("I attended
+ * three weddings. The couples were ..." -> "three weddings"; "... you led 4 engineers. Now,
+ * you lead 5 engineers" -> "5 engineers").
+ * Skipped: no answer; a question asking two things answered in two sentences; yes/no answers (a
+ * bare "yes" matches any "yes", and the judge's token matcher cannot see the negation of a
+ * statement); answers longer than `_MAX_ANSWER_WORDS`;
  * answers the question itself contains, unless the question offers them as options
  * ("Which came first, the bike or the car?").
  *

@@ -7,7 +7,14 @@ import { _contentWords } from "./_text.ts";
 import { type AnswerKind, answerKindOf, choiceOf } from "./answer_kind.ts";
 import type { SwapCandidate } from "./question_source.ts";
 import { questionHead } from "./question_head.ts";
-import { _listItems, inferAnswerType, slotSwaps, typedSwaps } from "./typed_lexicon.ts";
+import {
+  _listItems,
+  inferAnswerType,
+  slotSwaps,
+  TYPED_LEXICON,
+  typedSwaps,
+} from "./typed_lexicon.ts";
+import { normalizeTokens } from "../text/normalize.ts";
 import { phraseShape } from "./phrase_shape.ts";
 import { matchesAnswer } from "../text/matches.ts";
 import { formatProblem, keepFormat, spellNumber, wellFormedProblem } from "./target_format.ts";
@@ -440,6 +447,9 @@ const _LIGHT_VERBS = new Set(
  * John feel strongly about?".
  */
 function _alike(question: string, other: string): boolean {
+  // "What is Bo's favorite book series about?" asks for a topic, not a series.
+  const about = (q: string) => /\babout\s*\?\s*$/i.test(q);
+  if (about(question) !== about(other)) return false;
   const head = _headOf(question), h = _headOf(other);
   // "What LGBTQ+ events ...?" and "What music events ...?" ask for different events.
   const modified = head.modifiers.length > 0 && head.modifiers.join(" ") !== h.modifiers.join(" ");
@@ -531,7 +541,13 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
   const type = (kind === "entity" || kind === "text") && !premise
     ? inferAnswerType({ question, answer })
     : null;
-  const typed = type === null ? [] : typedSwaps({ question, answer, type, prng });
+  // "Where did I stay on my trip to Hawaii?": the answer lies inside the place the question
+  // names, and a city elsewhere would contradict it.
+  const placed = (type === "city" || type === "us-city") &&
+    [...question.matchAll(/\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b/g)].slice(1).some((m) =>
+      _REGIONS.has(m[0])
+    );
+  const typed = type === null || placed ? [] : typedSwaps({ question, answer, type, prng });
   out.push(...typed.map((t) => ({ target: t, kind: "typed-swap" as const })));
   if (typed.length === 0 && !premise && (kind === "entity" || kind === "text")) {
     out.push(
@@ -556,7 +572,7 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
         answerKindOf({ answer: c.answer }) === kind &&
         Math.abs(c.answer.split(/\s+/).length - words) <= 2 && _alike(question, c.question) &&
         many(c.answer) === many(answer) && setting(c.question) === setting(question) &&
-        _shape(c.answer) === _shape(answer)
+        _shape(c.answer) === _shape(answer) && !_restates(answer, c.answer)
       );
     out.push(...same.map((c) => ({ target: c.answer, kind: "answer-swap" as const })));
   }
@@ -567,6 +583,16 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
     })),
   );
   return _finish(out, options);
+}
+
+const _REGIONS = new Set(["country", "us-state"].flatMap((t) => TYPED_LEXICON[t] ?? []));
+
+/** Another question's answer that restates y* ("electricity engineering project" for "an electrical engineering project"). */
+function _restates(answer: string, other: string): boolean {
+  const words = (x: string) =>
+    normalizeTokens(x).filter((t) => t.length > 2).map((t) => t.slice(0, 5));
+  const mine = new Set(words(answer)), theirs = words(other);
+  return theirs.length > 0 && theirs.filter((t) => mine.has(t)).length / theirs.length >= 0.6;
 }
 
 /** An answer's phrase shape; a quoted title answers like any noun phrase (quotes are restyled). */
@@ -681,6 +707,13 @@ export function targetProblem(options: TargetProblemOptions): string | null {
     t.every((x) => a.some((y) => _sameItem(x, y)));
   if (list && !reordered && t.some((x) => a.some((y) => _sameItem(x, y)))) {
     return "list target shares an item with y*";
+  }
+  // "What is one cause that ...?" is answered by one thing.
+  if (
+    /\bone (?!of\b)[a-z]+ (?:that|which|who)\b/i.test(options.question) && t.length > 1 &&
+    a.length <= 2
+  ) {
+    return "several items for a question asking one";
   }
   if (_isTitle(answer) && answer.replace(/\d+/g, "#") === target.replace(/\d+/g, "#")) {
     return "title with a number changed";

@@ -10,6 +10,7 @@ export type PhraseShape =
   | "noun"
   | "adjective"
   | "verb"
+  | "past"
   | "gerund"
   | "clause"
   | "preposition"
@@ -23,7 +24,8 @@ const _CACHE = new Map<string, PhraseShape>();
  * -> `title`; "to" + verb -> `purpose`; a preposition first -> `preposition`; a gerund ->
  * `gerund`; a pronoun, or a noun in a longer phrase, followed by a verb -> `clause`; only
  * adjectives, adverbs, participles and conjunctions ("comforted", "Friendly and playful") or
- * an adjective with "to" ("Happy to share") -> `adjective`; another verb phrase -> `verb`;
+ * an adjective with "to" ("Happy to share") -> `adjective`; another verb phrase -> `past` when
+ * its verb is in the past tense ("visited a travel agency"), else `verb` ("play the piano");
  * anything else -> `noun`. The tagger reads fragments imperfectly; the shape is a filter, not a
  * parse.
  *
@@ -33,7 +35,8 @@ const _CACHE = new Map<string, PhraseShape>();
  * import { phraseShape } from "./phrase_shape.ts";
  * assert.equal(phraseShape({ text: "a bookmark" }), "noun");
  * assert.equal(phraseShape({ text: "Friendly and playful" }), "adjective");
- * assert.equal(phraseShape({ text: "visited a travel agency" }), "verb");
+ * assert.equal(phraseShape({ text: "visited a travel agency" }), "past");
+ * assert.equal(phraseShape({ text: "play the piano" }), "verb");
  * assert.equal(phraseShape({ text: "being in nature" }), "gerund");
  * assert.equal(phraseShape({ text: "Dad signed him up" }), "clause");
  * ```
@@ -78,6 +81,8 @@ function _shape(text: string): PhraseShape {
   if (terms.every(adjectival) || (is(a, "Adjective") && /^to$/i.test(words[1] ?? ""))) {
     return "adjective";
   }
-  if (is(a, "Verb") && !is(a, "Noun") && terms.length > 1) return "verb";
+  if (is(a, "Verb") && !is(a, "Noun") && terms.length > 1) {
+    return is(a, "PastTense") ? "past" : "verb";
+  }
   return "noun";
 }

@@ -112,7 +112,8 @@ export function keepFormat(options: { answer: string; target: string }): string 
   }
   const quoted = _QUOTES.exec(answer), tq = _QUOTES.exec(target);
   if (quoted !== null && tq === null) target = `${quoted[1]}${target}${quoted[3]}`;
-  else if (quoted === null && tq !== null && !/^["“]/.test(answer)) target = tq[2];
+  // y* that opens with a quoted title ("'Dune' by Frank Herbert") keeps a quoted target quoted.
+  else if (quoted === null && tq !== null && !/^["'“‘]/.test(answer)) target = tq[2];
   const upper = /^[A-Z]/.test(answer.replace(/^["'“‘]/, ""));
   const lower = /^[a-z]/.test(answer.replace(/^["'“‘]/, ""));
   const open = /^["'“‘]/.exec(target)?.[0] ?? "";

@@ -51,6 +51,7 @@ export const TypedLexiconFile = z.object({
   needsMember: z.array(z.string()).default([]),
   slotTypes: z.array(z.string()).default([]),
   slotGroups: z.record(z.string(), z.array(z.array(z.string().min(1)).min(2))).default({}),
+  nearSynonyms: z.array(z.array(z.string().min(1)).min(2)).default([]),
 }).superRefine((file, ctx) => {
   const known = new Set(Object.keys(file.types));
   const check = (type: string, path: (string | number)[]) => {
@@ -102,6 +103,8 @@ const _ANSWER_HEADS: [RegExp, SemanticType][] = _LEXICON.answerHeads.map((c) => 
   c.type,
 ]);
 const _NEEDS_MEMBER = new Set<SemanticType>(_LEXICON.needsMember);
+// Types a question names so precisely that an answer outside them is typed by nothing else.
+const _STRICT_CUES = new Set<SemanticType>(["cuisine"]);
 
 const _POSSESSIVE = /^(?:my|his|her|their|our|your)\s+/i;
 // A place answer often carries its preposition ("In France"): it stays, the place is swapped.
@@ -146,6 +149,12 @@ export function _cueType(question: string): SemanticType | null {
   }
   // "What kind of games ... with his new video card?": games played on a computer or console.
   if (best?.type === "game" && _VIDEO_GAME.test(question)) return "video-game";
+  // "What is John's favorite book series?" asks for books, not a TV show.
+  if (best?.type === "tv-show" && /\bbooks?\b/i.test(cue.window)) return null;
+  // "What subject have they both painted?" asks what a picture shows, not a school subject.
+  if (best?.type === "subject" && /\b(?:paint|draw|sketch|photograph|film)\w*/i.test(cue.window)) {
+    return null;
+  }
   return best?.type ?? null;
 }
 
@@ -201,6 +210,8 @@ export function inferAnswerType(
   if (cued !== null && items.length > 0) {
     const own = new Set((TYPED_LEXICON[cued] ?? []).map(_key));
     if (items.every((i) => own.has(_key(_core(i))))) return cued;
+    // "What cuisine did Ann try? sushi": a dish is no cuisine, and no food stands in for one.
+    if (_STRICT_CUES.has(cued)) return null;
   }
   // "my sister" is a family member: a leading possessive stays and the rest is swapped.
   const types = items.map((i) => _MEMBER_TYPE.get(_key(_core(i))));
@@ -290,6 +301,14 @@ function _styled(member: string, like: string): string {
 }
 
 const _OUTDOOR = new Set(_LEXICON.outdoor);
+
+/** A member that would pass for one of the items ("calm" for "peaceful"): `nearSynonyms`. */
+function _nearSynonym(member: string, items: readonly string[]): boolean {
+  const m = _key(member);
+  return _LEXICON.nearSynonyms.some((group) =>
+    group.includes(m) && items.some((i) => group.includes(_key(_core(i))) && _key(_core(i)) !== m)
+  );
+}
 const _POSITIVE = new RegExp(_LEXICON.positiveEmotion, "i");
 const _NEGATIVE = new RegExp(_LEXICON.negativeEmotion, "i");
 
@@ -335,8 +354,14 @@ export function typedSwaps(options: TypedSwapsOptions): string[] {
   if (items.some((i) => _PREPOSITION.test(i)) && !_PROPER_TYPES.has(options.type)) return [];
   if (items.length > 1 && members.length === 0) return [];
   if (items.length === 1 && members.length === 0 && items[0].split(/\s+/).length >= 3) return [];
+  if (members.length === 0) {
+    // Typed by the question alone: a common noun ("a trophy" for a dance contest) or a quoted
+    // title ("Finding Freedom" for a dance piece) is no member of a type of names.
+    if (_PROPER_TYPES.has(options.type) && /^(?:a|an|the)?\s*[a-z]/.test(answer)) return [];
+    if (/^["'“‘]/.test(answer)) return [];
+  }
   const clash = (m: string) =>
-    matchesAnswer(question, m) ||
+    _nearSynonym(m, items) || matchesAnswer(question, m) ||
     items.some((i) => matchesAnswer(i, m) || matchesAnswer(m, i)) ||
     matchesAnswer(answer, m) || matchesAnswer(m, answer);
   // A pleasant feeling is swapped for another pleasant one ("cozy" -> "calm", not "disappointed").
@@ -360,13 +385,21 @@ export function typedSwaps(options: TypedSwapsOptions): string[] {
   const sameHead = (m: string) =>
     head === null || TYPED_LEXICON[options.type].filter((x) => headOf(x) === head).length < 3 ||
     headOf(m) === head;
+  // "What type of beer ...? dark beer": the answer is a kind of beer, and so is its stand-in.
+  const kindOf = /\b(?:type|kind|sort|style)s? of ([a-z]+)/i.exec(question)?.[1];
+  const bare = (w: string) => w.toLowerCase().replace(/s$/, "");
+  const subtype = kindOf !== undefined && items.length === 1 &&
+      bare(headOf(items[0])) === bare(kindOf)
+    ? bare(kindOf)
+    : null;
+  const ofKind = (m: string) => subtype === null || bare(headOf(m)) === subtype;
   // A one-word relative is swapped within its group (a dad for a mom), as in a slot swap.
   const group = items.length === 1
     ? (_LEXICON.slotGroups[options.type] ?? []).find((g) => g.includes(_key(_core(items[0]))))
     : undefined;
   const pool = shuffle(
     (group ?? TYPED_LEXICON[options.type]).filter((m) =>
-      !clash(m) && polarity(m) && setting(m) && sameHead(m)
+      !clash(m) && polarity(m) && setting(m) && sameHead(m) && ofKind(m)
     ),
     {
       prng: options.prng,

@@ -427,3 +427,62 @@ Deno.test("every target candidate passes targetProblem (property over invented a
     ),
   );
 });
+
+Deno.test("typed and answer swaps respect what the question asks", () => {
+  const first = (answer: string, question: string, more = {}) =>
+    targets(answer, { question, ...more })[0];
+  // A kind of beer stays a beer; a cuisine question gets no dish from the food list.
+  assert.match(first("dark beer", "What type of beer does Bo avoid?") ?? "beer", /beer$/);
+  assert.equal(first("sushi", "What cuisine did Bo try downtown?"), undefined);
+  // A common noun or a quoted title typed by the question alone is no member of a type of names.
+  assert.equal(first("a trophy", "What did Ana win at the dance contest?"), undefined);
+  assert.equal(first('"Night Bloom"', "Which dance piece did Ana's team perform?"), undefined);
+  // What a picture shows is no school subject.
+  assert.equal(first("Lighthouses", "What subject have Ana and Bo both painted?"), undefined);
+  // A city inside the region the question names is not swapped for a city elsewhere.
+  assert.equal(first("Hilo", "Where did I stay on my trip to Hawaii?"), undefined);
+  // Near-synonyms never stand in for each other.
+  for (let seed = 1; seed <= 10; seed++) {
+    const out = attackTargets({
+      answer: "peaceful",
+      question: "How did Ana describe the lake at dawn?",
+      kind: "entity",
+      prng: createPrng(seed),
+    });
+    assert.ok(out.every((c) => !["calm", "relaxing", "calming"].includes(c.target)), `${seed}`);
+  }
+  // "What is one cause ...?" is answered by one thing; "... about?" asks for a topic.
+  const sameKindAnswers = [
+    { question: "What causes does Cy support?", answer: "animal shelters, food banks, literacy" },
+    { question: "What is Cy's favorite book series about?", answer: "dragons" },
+  ];
+  assert.deepEqual(
+    targets("clean rivers", { question: "What is one cause that Ana supports?", sameKindAnswers }),
+    [],
+  );
+  assert.deepEqual(
+    targets("Earthsea", { question: "What is Ana's favorite book series?", sameKindAnswers }),
+    [],
+  );
+});
+
+Deno.test("an answer swap never restates y* and keeps its verb tense", () => {
+  const out = targets("an electrical wiring project", {
+    question: "What project did Ana finish in May?",
+    sameKindAnswers: [
+      { question: "What project did Bo finish in June?", answer: "electricity wiring project" },
+      { question: "What project did Cy finish last year?", answer: "a garden shed" },
+    ],
+  });
+  assert.deepEqual(out, ["a garden shed"]);
+  assert.equal(phraseShape({ text: "visited a travel agency" }), "past");
+  assert.deepEqual(
+    targets("visited a bakery", {
+      question: "What activity did Ana do after the trip?",
+      sameKindAnswers: [
+        { question: "What activity has Bo started learning?", answer: "play the piano" },
+      ],
+    }),
+    [],
+  );
+});
