@@ -140,6 +140,11 @@ export function _cueType(question: string): SemanticType | null {
       return "store";
     }
   }
+  if (cue.word === "how") {
+    if (/\b(?:feel|felt)\b/i.test(cue.window)) return "emotion";
+    // "How did Bo describe the trip?" asks for a description ("amazing", "peaceful").
+    return /\bdescrib/i.test(cue.window) ? "descriptor" : null;
+  }
   if (cue.word !== "what" && cue.word !== "which") return null;
   // The cue nearest the wh-word names what is asked: "what song ... the band's growth" asks a song.
   let best: { at: number; type: SemanticType } | null = null;
@@ -249,11 +254,7 @@ export function inferAnswerType(
       ? "city"
       : null;
   }
-  if (word === "how") {
-    if (/\b(?:feel|felt)\b/i.test(window)) return "emotion";
-    // "How did Bo describe the trip?" asks for a description ("amazing", "peaceful").
-    return /\bdescrib/i.test(window) ? "descriptor" : null;
-  }
+  if (word === "how") return _cueType(options.question);
   const type = _cueType(options.question);
   if (type !== null) return fits(type) ? type : null;
   if (word !== "what" && word !== "which") return null;
