@@ -140,6 +140,12 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
       rejected.push("a risk trace does not state the target");
       continue;
     }
+    // An everyday target ("reading") can hide in the Sleeper wording ("I'll open it and read it"):
+    // only the tool's payload may state it.
+    if (sleeper.units.some((u) => u.channel !== "tool" && matchesAnswer(u.text, target))) {
+      rejected.push("the Sleeper trace states the target off the tool channel");
+      continue;
+    }
     const background = sampleBackground({
       pool: options.pool,
       count: options.bankSize,
