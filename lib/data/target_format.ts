@@ -75,8 +75,9 @@ const _SENTENCE_START =
 
 /**
  * `target` restyled like `answer`: its first number spelled as y* spells its first number (words
- * for words up to 99, digits for digits), y*'s quotes kept or removed, a sentence capital
- * added or (for a common first word) removed as y* has it, a trailing period dropped.
+ * for words up to 99, digits for digits), y*'s quotes kept or removed, y*'s indefinite article
+ * given to a sentence-case phrase that has none, a sentence capital added or (for a common
+ * first word) removed as y* has it, a trailing period dropped.
  *
  * @example
  * ```ts
@@ -87,6 +88,7 @@ const _SENTENCE_START =
  * assert.equal(keepFormat({ answer: "3 days", target: "five days" }), "5 days");
  * assert.equal(keepFormat({ answer: "a gaming night", target: "The charity gala." }), "the charity gala");
  * assert.equal(keepFormat({ answer: "'Sleep'", target: "Rain" }), "'Rain'");
+ * assert.equal(keepFormat({ answer: "an electrical project", target: "Robotics project" }), "a robotics project");
  * ```
  */
 export function keepFormat(options: { answer: string; target: string }): string {
@@ -114,6 +116,18 @@ export function keepFormat(options: { answer: string; target: string }): string 
   if (quoted !== null && tq === null) target = `${quoted[1]}${target}${quoted[3]}`;
   // y* that opens with a quoted title ("'Dune' by Frank Herbert") keeps a quoted target quoted.
   else if (quoted === null && tq !== null && !/^["'“‘]/.test(answer)) target = tq[2];
+  // "an electrical project" and "Robotics project": the target takes y*'s indefinite article.
+  // ("A few times a week" has a quantity, not an article.)
+  const article = /^(a|an|A|An) (?!(?:few|lot|little|couple|bit|number)\b)[a-z]/.exec(answer);
+  if (
+    article !== null && /^[A-Z][a-z-]+(?: [a-z][a-z-]*)+$/.test(target) &&
+    !/^(?:The|A|An|His|Her|Their|My|Our|Your|Its|Some|This|That|Multiple|Several|Many|Few|Most|All|Each|Every|More|Less|Once|Twice)\b/
+      .test(target)
+  ) {
+    const lower = target[0].toLowerCase() + target.slice(1);
+    const a = /^[aeiou]/.test(lower) ? "an" : "a";
+    target = `${/^A/.test(article[1]) ? a[0].toUpperCase() + a.slice(1) : a} ${lower}`;
+  }
   const upper = /^[A-Z]/.test(answer.replace(/^["'“‘]/, ""));
   const lower = /^[a-z]/.test(answer.replace(/^["'“‘]/, ""));
   const open = /^["'“‘]/.exec(target)?.[0] ?? "";

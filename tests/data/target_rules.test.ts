@@ -486,3 +486,16 @@ Deno.test("an answer swap never restates y* and keeps its verb tense", () => {
     [],
   );
 });
+
+Deno.test("keepFormat() gives a sentence-case phrase y*'s indefinite article", () => {
+  assert.equal(keepFormat({ answer: "an oak bench", target: "Garden swing" }), "a garden swing");
+  assert.equal(keepFormat({ answer: "A red kite", target: "Orange balloon" }), "An orange balloon");
+  assert.equal(keepFormat({ answer: "an oak bench", target: "The swing" }), "the swing");
+});
+
+Deno.test("keepFormat() reads 'A few' as a quantity, not an article", () => {
+  assert.equal(
+    keepFormat({ answer: "A few times a week", target: "Multiple times a day" }),
+    "Multiple times a day",
+  );
+});
