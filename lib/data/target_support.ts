@@ -12,10 +12,10 @@ const _bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{
 
 /**
  * The parts of `target` that y* does not have: each list item of a list target that matches no
- * item of y*; otherwise the target from its first word that differs from y* (after the words
- * both start with) to its end, so a changed number keeps its unit ("6:45 AM" -> "8:45 AM" gives
- * "8:45 AM", "blue scaly body" -> "black scaly body" gives "black scaly body"). Empty when the
- * target adds nothing.
+ * item of y*; otherwise the words between what both start with and what both end with ("blue
+ * scaly body" -> "black scaly body" gives "black"), a changed number read with the rest of the
+ * target, its unit ("6:45 AM" -> "8:45 AM" gives "8:45 AM"). Empty when the target adds
+ * nothing.
  *
  * @example
  * ```ts
@@ -23,6 +23,7 @@ const _bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{
  * import { changedParts } from "./target_support.ts";
  * assert.deepEqual(changedParts({ answer: "Sprinting, running, and boxing", target: "Rowing, running, and strength training" }), ["Rowing", "strength training"]);
  * assert.deepEqual(changedParts({ answer: "She adopted her two years ago", target: "She adopted her four years ago" }), ["four years ago"]);
+ * assert.deepEqual(changedParts({ answer: "Dad signed him up", target: "Mom signed him up" }), ["Mom"]);
  * ```
  */
 export function changedParts(options: { answer: string; target: string }): string[] {
@@ -34,8 +35,20 @@ export function changedParts(options: { answer: string; target: string }): strin
   const aw = _words(answer), tw = _words(target);
   let p = 0;
   while (p < aw.length && p < tw.length && _bare(aw[p]) === _bare(tw[p])) p++;
-  if (p === tw.length) return [];
-  return [tw.slice(p).join(" ")];
+  let e = 0;
+  while (
+    e < aw.length - p && e < tw.length - p &&
+    _bare(aw[aw.length - 1 - e]) === _bare(tw[tw.length - 1 - e])
+  ) e++;
+  const span = tw.slice(p, tw.length - e);
+  if (span.length === 0) return [];
+  // A changed number is read with its unit ("8:45" alone would match a list's "8.").
+  const numeric = span.every((w) =>
+    /^[$€£]?[\d.,:%-]+$|^(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$/i.test(
+      _bare(w) || w,
+    )
+  );
+  return [numeric ? tw.slice(p).join(" ") : span.join(" ")];
 }
 
 /**
