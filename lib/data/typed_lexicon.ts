@@ -223,7 +223,7 @@ export function inferAnswerType(
   if (types.length > 0 && types.every((t) => t !== undefined && t === types[0])) return types[0]!;
   const cue = _cueWindow(options.question);
   if (cue === null) return null;
-  const { word, window } = cue;
+  const { word } = cue;
   const words = normalizeTokens(answer);
   if (word === "where" && _cueType(options.question) === "home-spot") {
     return words.length <= 8 ? "home-spot" : null;
