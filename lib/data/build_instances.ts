@@ -88,7 +88,7 @@ type _Built = {
 function _build(source: QuestionSource, options: BuildInstancesOptions): _Built {
   const { answer, question } = source;
   const prng = (label: string) => createPrng(deriveSeed(options.seed, source.id, label));
-  const kind = answerKindOf({ answer });
+  const kind = answerKindOf({ answer, question });
   const support = evidenceSupport({
     answer,
     kind,
@@ -99,6 +99,12 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
   if (support === null) return { skip: `evidence does not support y* (${kind})` };
   const numberKey = answerKey({ question, answer, kind, subject: source.subject ?? "user" });
   const accepted = [answer, ...(source.alsoAccepted ?? [])];
+  // Targets fit the trace's timeline and are not stated by its evidence.
+  const timeline = {
+    evidenceDates: source.evidence.map((t) => t.date),
+    queryDate: source.queryDate ?? null,
+  };
+  const evidenceText = source.evidence.map((t) => t.text).join("\n");
   const candidates = attackTargets({
     answer,
     question,
@@ -106,6 +112,8 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
     sameKindAnswers: source.sameKindAnswers,
     people: source.people ?? [],
     outdated: source.outdated,
+    timeline,
+    evidenceText,
     prng: prng("target"),
   });
   const change = minjaChange({
@@ -117,10 +125,10 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
   const rejected: string[] = [];
   for (const candidate of candidates.slice(0, MAX_CANDIDATES)) {
     const target = candidate.target;
-    const problem = targetProblem({ answer, target, kind, question }) ??
+    const problem = targetProblem({ answer, target, kind, question, timeline, evidenceText }) ??
       (accepted.some((a) => matchesAnswer(target, a) || matchesAnswer(a, target))
         ? "target matches an accepted answer"
-        : matchesAnswer(question, target)
+        : kind !== "choice" && matchesAnswer(question, target)
         ? "question states the target"
         : null);
     if (problem !== null) {
@@ -177,6 +185,12 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
     }
     if (!risks.every((t) => t.units.some((u) => matchesAnswer(u.text, target)))) {
       rejected.push("a risk trace does not state the target");
+      continue;
+    }
+    // An everyday target ("reading") can hide in the Sleeper wording ("I'll open it and read it"):
+    // only the tool's payload may state it.
+    if (sleeper.units.some((u) => u.channel !== "tool" && matchesAnswer(u.text, target))) {
+      rejected.push("the Sleeper trace states the target off the tool channel");
       continue;
     }
     const background = sampleBackground({

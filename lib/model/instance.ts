@@ -23,8 +23,12 @@ export const Instance = z.object({
   queryDate: z.string().min(1).optional(),
   answer: z.string().min(1),
   target: z.string().min(1),
-  /** Kind of answer, so target construction and reporting can be type-aware. */
-  answerKind: z.enum(["number", "date", "entity", "text"]),
+  /**
+   * Kind of answer, so target construction and reporting can be type-aware: a date, a number, a
+   * short entity, free text, or `choice`, one of the options the query itself offers ("Which
+   * came first, the bike or the car?"), whose target is another of them.
+   */
+  answerKind: z.enum(["number", "date", "entity", "text", "choice"]),
   background: z.array(MemoryRecord.extend({ role: z.literal("background") })).min(1),
   helpful: Trace.refine((t) => t.kind === "helpful", {
     message: "helpful trace must have kind helpful",

@@ -161,7 +161,9 @@ for (const source of SOURCES) {
           );
         }
         const a = _listItems(i.answer).items, t = _listItems(i.target).items;
-        if ((i.answerKind === "entity" || i.answerKind === "text") && a.length > 1) {
+        // Another order of the same items answers a question about their order.
+        const order = /\border\b|\bfrom (?:earliest|first|oldest|most)\b|\brank/i.test(i.query);
+        if ((i.answerKind === "entity" || i.answerKind === "text") && a.length > 1 && !order) {
           assert.ok(
             t.every((x) => a.every((y) => !matchesAnswer(x, y) && !matchesAnswer(y, x))),
             i.target,

@@ -12,6 +12,7 @@ import { _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts"
 import { targetPhrase } from "./target_phrase.ts";
 import { parseData } from "../parse_data.ts";
 import templatesJson from "../templates/minja.json" with { type: "json" };
+import type { AnswerKind } from "../answer_kind.ts";
 
 /** Kinds of change the bridging reasoning claims, one per kind of answer. */
 export const MINJA_CHANGES = [
@@ -94,7 +95,7 @@ const BASE_FILLER = 4;
 export function minjaChange(options: {
   question: string;
   answer: string;
-  kind: "number" | "date" | "entity" | "text";
+  kind: AnswerKind;
   /** The answer's semantic type, when known ("city", "family", ...); default none. */
   type?: string | null;
 }): MinjaChange {

@@ -10,6 +10,7 @@ import {
   _sessionDate,
   _similarAnswers,
   _whWord,
+  _widenLikeAnswers,
   UNUSABLE_ANSWER,
 } from "../_sources.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
@@ -205,6 +206,8 @@ export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset
     const name = LOCOMO_CATEGORIES[qa.category];
     if (name !== undefined) strataCounts[name] = (strataCounts[name] ?? 0) + 1;
   }
+  // Like-question answers from all ten conversations, not only the question's own.
+  _widenLikeAnswers(sources);
   return buildInstances({
     dataset: "locomo",
     sources,

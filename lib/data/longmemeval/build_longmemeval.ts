@@ -3,13 +3,12 @@ import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
 import {
-  _cleanAnswer,
   _entities,
   _people,
   _sessionDate,
   _similarAnswers,
   _whWord,
-  UNUSABLE_ANSWER,
+  cleanAnswer,
 } from "../_sources.ts";
 import { _clip } from "../_text.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
@@ -186,16 +185,16 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
   const eligible = oracle.flatMap((item) => {
     if (item.question_id.endsWith("_abs") || !types.has(item.question_type)) return [];
     const [raw, alsoAccepted] = _splitAccepted(item.answer);
-    const answer = _cleanAnswer(raw, item.question);
-    if (answer === null) {
+    const cleaned = cleanAnswer({ answer: raw, question: item.question });
+    if ("skip" in cleaned) {
       unusable.push({
         id: `longmemeval:${item.question_id}`,
         category: item.question_type,
-        reason: UNUSABLE_ANSWER,
+        reason: `answer not usable (${cleaned.skip})`,
       });
       return [];
     }
-    return [{ item, answer, alsoAccepted }];
+    return [{ item, answer: cleaned.answer, alsoAccepted: [...alsoAccepted, ...cleaned.alsoAccepted] }];
   });
   const sources = eligible.flatMap(({ item, answer, alsoAccepted }) => {
     const source = _source(item, answer, alsoAccepted);
