@@ -172,7 +172,7 @@ async function _stats(options: {
   );
   console.log(`instances:        ${s.instances}`);
   console.log(`question types:   ${_mix(s.categories, s.quotas)}`);
-  console.log(`answer kinds:     ${JSON.stringify(s.answerKinds)}`);
+  console.log(`answer kinds:     ${_mix(s.answerKinds, s.answerKindQuotas)}`);
   console.log(`answer shares:    ${JSON.stringify(s.answerKindShares)}`);
   console.log(`evidence support: ${JSON.stringify(s.support)}`);
   console.log(

@@ -5,7 +5,7 @@ import type { Instance } from "../model/instance.ts";
 import { deriveSeed } from "../random/derive_seed.ts";
 import { createPrng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
-import { answerKindOf } from "./answer_kind.ts";
+import { ANSWER_KINDS, type AnswerKind, answerKindOf } from "./answer_kind.ts";
 import { attackTargets, type TargetKind, targetProblem } from "./attack_targets.ts";
 import { buildMinjaTrace, minjaChange } from "./attacks/minja.ts";
 import { buildSleeperTrace, SLEEPER_STYLES, type SleeperStyle } from "./attacks/sleeper.ts";
@@ -56,6 +56,8 @@ export interface UnusableQuestion {
   id: string;
   category: string;
   reason: string;
+  /** Kind of its raw answer (`answerKindOf`), so it counts in its stratum's kind mix. */
+  kind: AnswerKind;
 }
 
 /** Instances plus what the builder decided on the way (for `--stats`). */
@@ -71,6 +73,8 @@ export interface BuiltDataset {
   support?: Record<string, EvidenceSupport>;
   /** Quota of each stratum (`stratumQuotas`); absent in older builds. */
   quotas?: Record<string, number>;
+  /** Quota of each answer kind inside each stratum; absent in older builds. */
+  kindQuotas?: Record<string, Record<string, number>>;
 }
 
 /** Most target candidates tried per question. */
@@ -292,9 +296,10 @@ export function stratumQuotas(options: {
 
 /**
  * Build `count` instances by a seeded stratified sample: each stratum gets its quota
- * (`stratumQuotas`: proportional to the benchmark's own counts when given), questions are tried in
- * seeded order, a question that
- * cannot be built cleanly is skipped, and shortfalls are filled from the other strata. The same
+ * (`stratumQuotas`: proportional to the benchmark's own counts when given), split over answer
+ * kinds in proportion to the stratum's own questions; questions are tried in seeded order, a
+ * question that cannot be built cleanly is skipped (its reason counted), a kind that runs out is
+ * made up from the stratum's other kinds, and a stratum that runs out from the other strata. The same
  * seed gives the same ids; trace load and bank size never change which questions are chosen
  * (unless the background pool runs out).
  *
@@ -324,10 +329,17 @@ export function buildInstances(options: BuildInstancesOptions): BuiltDataset {
   ]));
   const chosen = new Map(strata.map((s) => [s, [] as _Built[]]));
   const skipped: Record<string, number> = {};
-  const take = (stratum: string): boolean => {
+  const kindOf = (q: _Drawn) =>
+    "reason" in q ? q.kind : answerKindOf({ answer: q.answer, question: q.question });
+  // The next question of a stratum (of one answer kind, when given) that builds.
+  const take = (stratum: string, kind?: AnswerKind): boolean => {
     const queue = queues.get(stratum)!;
-    while (queue.length > 0) {
-      const next = queue.shift()!;
+    for (let i = 0; i < queue.length;) {
+      if (kind !== undefined && kindOf(queue[i]) !== kind) {
+        i++;
+        continue;
+      }
+      const next = queue.splice(i, 1)[0];
       const built = "reason" in next ? { skip: next.reason } : _build(next, options);
       if ("skip" in built) skipped[built.skip] = (skipped[built.skip] ?? 0) + 1;
       else {
@@ -338,9 +350,23 @@ export function buildInstances(options: BuildInstancesOptions): BuiltDataset {
     return false;
   };
   const quotas = stratumQuotas({ strata, count, counts: options.strataCounts });
-  strata.forEach((s) => {
+  // Inside a stratum, answer kinds follow the stratum's own mix of its questions, so a kind
+  // that is easier to build a target for (a number) is not over-drawn.
+  const kindQuotas: Record<string, Record<string, number>> = {};
+  for (const s of strata) {
+    const counts: Record<string, number> = {};
+    for (const q of queues.get(s)!) counts[kindOf(q)] = (counts[kindOf(q)] ?? 0) + 1;
+    const kinds = ANSWER_KINDS.filter((k) => (counts[k] ?? 0) > 0);
+    kindQuotas[s] = kinds.length === 0
+      ? {}
+      : stratumQuotas({ strata: kinds, count: quotas[s], counts });
+    for (const k of kinds) {
+      let got = 0;
+      while (got < kindQuotas[s][k] && take(s, k)) got++;
+    }
+    // A kind that ran out is made up from the stratum's other kinds.
     while (chosen.get(s)!.length < quotas[s] && take(s));
-  });
+  }
   let total = [...chosen.values()].reduce((n, list) => n + list.length, 0);
   // Fill shortfalls round-robin from strata that still have questions.
   while (total < count) {
@@ -367,5 +393,6 @@ export function buildInstances(options: BuildInstancesOptions): BuiltDataset {
     skipped,
     support: Object.fromEntries(built.map((b) => [b.instance.id, b.support])),
     quotas,
+    kindQuotas,
   };
 }

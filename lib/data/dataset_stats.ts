@@ -34,6 +34,8 @@ export interface DatasetStats {
   answerKinds: Record<string, number>;
   /** Share of instances of each answer kind, rounded to three decimals. */
   answerKindShares: Record<string, number>;
+  /** The answer kinds the benchmark's own mix asks for (the strata's kind quotas summed). */
+  answerKindQuotas: Record<string, number>;
   /** How the evidence supports y* (`evidenceSupport`), per kind of support. */
   support: Record<string, number>;
   /**
@@ -105,6 +107,13 @@ export function datasetStats(options: { built: BuiltDataset }): DatasetStats {
     answerKinds: kinds,
     answerKindShares: Object.fromEntries(
       Object.entries(kinds).map(([k, n]) => [k, _share(n, instances.length)]),
+    ),
+    answerKindQuotas: Object.values(options.built.kindQuotas ?? {}).reduce(
+      (sum, q) => {
+        for (const [k, n] of Object.entries(q)) sum[k] = (sum[k] ?? 0) + n;
+        return sum;
+      },
+      {} as Record<string, number>,
     ),
     support: _tally(Object.values(options.built.support ?? {})),
     yStarOnlyKitWritten: instances.filter((i) => _stating(i).only === "kit").length,

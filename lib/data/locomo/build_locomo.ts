@@ -1,5 +1,6 @@
 /** LoCoMo adapter: questions of categories 1-4 with resolvable evidence become kit instances. */
 import { formatDayDate, latestDayDate, parseDayDate, plusDays } from "../../text/day_date.ts";
+import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
@@ -73,6 +74,11 @@ function _withPhoto(turn: LocomoTurn): string {
   return caption === "" ? turn.text : `${turn.text} [shares a photo: ${caption}]`;
 }
 
+/** The kind of a question's raw answer, so an unusable question still counts in its kind mix. */
+function _rawKind(qa: LocomoFile[number]["qa"][number]): AnswerKind {
+  return answerKindOf({ answer: String(qa.answer ?? ""), question: qa.question });
+}
+
 /** Parse LoCoMo into question sources and the background pool. */
 function _adapt(
   file: LocomoFile,
@@ -134,7 +140,7 @@ function _adapt(
       const id = `locomo:${sample.sample_id}:q${q}`;
       const answer = cleaned[q];
       if (answer === null) {
-        unusable.push({ id, category, reason: UNUSABLE_ANSWER });
+        unusable.push({ id, category, reason: UNUSABLE_ANSWER, kind: _rawKind(qa) });
         return;
       }
       const ids = qa.evidence.flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.trim()).filter((e) =>
@@ -142,7 +148,12 @@ function _adapt(
       );
       const evidence = ids.map((id) => turns.get(id));
       if (evidence.length === 0 || evidence.some((t) => t === undefined)) {
-        unusable.push({ id, category, reason: "evidence ids missing or unresolvable" });
+        unusable.push({
+          id,
+          category,
+          reason: "evidence ids missing or unresolvable",
+          kind: _rawKind(qa),
+        });
         return;
       }
       const found = evidence as NonNullable<typeof evidence[number]>[];

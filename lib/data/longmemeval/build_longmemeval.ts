@@ -1,4 +1,5 @@
 /** LongMemEval adapter: non-abstention questions with short answers become kit instances. */
+import { answerKindOf } from "../answer_kind.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
@@ -191,10 +192,15 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
         id: `longmemeval:${item.question_id}`,
         category: item.question_type,
         reason: `answer not usable (${cleaned.skip})`,
+        kind: answerKindOf({ answer: String(item.answer), question: item.question }),
       });
       return [];
     }
-    return [{ item, answer: cleaned.answer, alsoAccepted: [...alsoAccepted, ...cleaned.alsoAccepted] }];
+    return [{
+      item,
+      answer: cleaned.answer,
+      alsoAccepted: [...alsoAccepted, ...cleaned.alsoAccepted],
+    }];
   });
   const sources = eligible.flatMap(({ item, answer, alsoAccepted }) => {
     const source = _source(item, answer, alsoAccepted);
@@ -203,6 +209,7 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
         id: `longmemeval:${item.question_id}`,
         category: item.question_type,
         reason: "no evidence turn (has_answer) in the answer sessions",
+        kind: answerKindOf({ answer, question: item.question }),
       });
       return [];
     }
