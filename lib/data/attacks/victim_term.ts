@@ -54,6 +54,8 @@ const ADVERB_LIKE = new Set(
     "first|once|never|just|already|always|often|initially|eventually|originally|previously|even")
     .split("|"),
 );
+const COMPARATIVE =
+  /^(?:more|less|fewer|older|younger|longer|shorter|bigger|larger|smaller|higher|lower|cheaper|faster|slower|further|farther|earlier|later)$/;
 const WH = new Set(["when", "where", "who", "whom", "whose", "what", "which", "how", "why"]);
 const HOW_ADVERB = new Set(["long", "often", "old", "far", "soon", "late", "early"]);
 const PARTICIPLE = new Set(
@@ -146,7 +148,10 @@ function _subjectEnd(tokens: readonly _Token[], aux: string): number {
         const prev = tokens[i - 1];
         if (PRONOUN.has(u.lower)) break;
         // An adverb after the head noun ends the phrase ("the scaly body" keeps its adjective).
-        if ((_isAdverb(u) || ADVERB_LIKE.has(u.lower)) && prev.tags.has("Noun")) break;
+        if (
+          (ADVERB_LIKE.has(u.lower) && !DETERMINER.has(prev.lower)) ||
+          (_isAdverb(u) && prev.tags.has("Noun"))
+        ) break;
         // A second determiner or a relative pronoun opens what follows the subject.
         if (
           (DETERMINER.has(u.lower) && prev.lower !== "of") || u.lower === "that" ||
@@ -244,6 +249,8 @@ function _declarative(rest: readonly _Token[], wholeSubject: boolean, forcedEnd?
     // A coordinated verb shares the tense: "increase or decrease" -> "increased or decreased",
     // "encounter people and have a bad time" -> "encountered people and had a bad time".
     for (let k = v + 1; k + 1 < pred.length; k++) {
+      // Not inside an infinitive ("to relax and cope" stays as it is).
+      if (pred[k].lower === "to" && pred[k + 1] && _isVerbOnly(pred[k + 1])) break;
       const [conj, next] = [pred[k], pred[k + 1]];
       if (
         (conj.lower === "or" || conj.lower === "and") && _isVerbOnly(next) &&
@@ -278,14 +285,28 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
     !AUX.has(t.lower) && !DETERMINER.has(t.lower) && !PRONOUN.has(t.lower) &&
     !t.tags.has("Person") && !_isAdverb(t) && !ADVERB_LIKE.has(t.lower) &&
     !(t.tags.has("PastTense") && !t.tags.has("Noun")) &&
+    !(t.tags.has("Preposition") && t.lower !== "of") &&
     !(_isVerbOnly(t) && !(next && AUX.has(next.lower)) &&
       !((t.tags.has("Gerund") || (t.tags.has("Infinitive") && noun.length === 0)) &&
         next?.tags.has("Noun") && !_isVerbOnly(next)));
+  // A prepositional phrase before the verb belongs to the noun ("Which city in Ireland will
+  // ...", "What kind of yoga for building core strength might ...", "How many years in total").
+  const extendPP = () => {
+    while (noun.length > 0 && tokens[i]?.tags.has("Preposition") && tokens[i].lower !== "of") {
+      let k = i + 1;
+      const isVerb = (t: _Token) =>
+        AUX.has(t.lower) || (_verbLike(t) && !t.tags.has("Gerund") && !_isPossessive(t));
+      while (k < tokens.length && k - i <= 6 && !isVerb(tokens[k])) k++;
+      if (k >= tokens.length || k - i > 6) break;
+      noun.push(...tokens.slice(i, k));
+      i = k;
+    }
+  };
   if (first === "how") {
     const next = tokens[1]?.lower;
     if (next === "many" || next === "much") {
-      // "How much more ..." compares: its term is the embedded question.
-      i = tokens[2]?.lower === "more" ? 3 : 2;
+      // "How much more ...", "How many years older ..." compare: the term is the embedded question.
+      i = COMPARATIVE.test(tokens[2]?.lower ?? "") ? 3 : 2;
       more = i === 3;
       while (i < tokens.length && nounWord(tokens[i], tokens[i + 1]) && noun.length < 6) {
         noun.push(tokens[i++]);
@@ -295,7 +316,12 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
         noun.length > 0 && /^(?:a|per|each|every)$/.test(tokens[i]?.lower ?? "") &&
         /^(?:day|week|month|year|night)$/.test(tokens[i + 1]?.lower ?? "")
       ) noun.push(tokens[i++], tokens[i++]);
+      extendPP();
       if (tokens[i]?.lower === "ago") i++;
+      if (noun.length > 0 && COMPARATIVE.test(tokens[i]?.lower ?? "")) {
+        noun.push(tokens[i++]);
+        more = true;
+      }
     } else if (next && HOW_ADVERB.has(next)) i = tokens[2]?.lower === "ago" ? 3 : 2;
   } else if (first === "what" || first === "which" || first === "whose") {
     // "Which of their family members do ...": the noun phrase after "of", named "the one(s) of".
@@ -320,6 +346,10 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
       i--;
       j = i;
       retagged = true;
+    }
+    if (j === i) {
+      extendPP();
+      j = i;
     }
     // "what year the construction began" (an embedded question) keeps its noun too.
     const subjectEnd = tokens[j] ? _subjectEnd(tokens.slice(j), "is") : 0;
@@ -606,7 +636,11 @@ function _victimTerm(question: string): VictimTerm {
       : term(`the ${nounText} of ${subject}`, ownCopula);
   }
   if ((first === "what" || first === "which") && noun[0]?.lower === "of") {
-    return term(`the one ${nounText} ${that}${body}`, tense(false));
+    // "Which of their family member(s) ...": a singular noun is named as such, a plural by one.
+    const rest = noun.slice(1).filter((t) => !DETERMINER.has(t.lower) || _isPossessive(t));
+    return _plural(noun) || rest.length === 0 || _isPossessive(rest[0])
+      ? term(`the one ${nounText} ${that}${body}`, tense(false))
+      : term(`the ${_join(rest)} ${that}${body}`, tense(false));
   }
   if ((first === "what" || first === "which") && noun.length > 0) {
     return term(`the ${nounText} ${that}${body}`, tense(_plural(noun)));
@@ -638,7 +672,10 @@ function _nonWhTerm(question: string, text: string, tokens: readonly _Token[]): 
     /\b(?:any|some)\s+(?:\w+\s+)?(?:tips|ideas|suggestions|recommendations|advice)\b/i.test(text);
   // "any documentary recommendations?" -> "my documentary preferences"
   const kindOf = /\b(?:any|some)\s+(\w+)\s+(?:tips|ideas|suggestions|recommendations|advice)\s*$/i
-    .exec(text)?.[1];
+    .exec(text)?.[1]?.replace(
+      /^(?:helpful|good|great|useful|practical|quick|new|other|specific|general|more|fresh)$/i,
+      "",
+    ) || undefined;
   if (request && kindOf !== undefined) {
     return _term(`my ${kindOf} preferences`, null, null, question);
   }
@@ -651,7 +688,11 @@ function _nonWhTerm(question: string, text: string, tokens: readonly _Token[]): 
     const np = object !== undefined && !/^(?:me|some|any)$/i.test(object) &&
         !/^(?:tips|ideas|suggestions|recommendations|advice)\b/i.test(object)
       ? object.replace(/^(?:me\s+)?(?:some|any)\s+/i, "").replace(/^me\s+/i, "")
-      : _nounChunk(question);
+      : (/\b(?:about|of|with)\s+([^.?!;,]+?)(?:\s+lately|\s+recently)?[.?!;,]/i.exec(question)
+        ?.[1] ??
+        _nounChunks(question).find((c) =>
+          !/\b(?:tips|ideas|suggestions|recommendations|advice|bit)\b/i.test(c)
+        ) ?? "this");
     return _term(`my preferences for ${np}`, null, null, question);
   }
   if (first && AUX.has(first)) {
