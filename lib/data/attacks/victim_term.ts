@@ -282,13 +282,23 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
   // A gerund before a noun is an adjective ("recurring frustration"); so is a base form that
   // opens the run ("What color glow ...", not "What attributes describe John").
   const nounWord = (t: _Token, next: _Token | undefined) =>
-    !AUX.has(t.lower) && !DETERMINER.has(t.lower) && !PRONOUN.has(t.lower) &&
+    !AUX.has(t.lower) && (!DETERMINER.has(t.lower) || noun.at(-1)?.lower === "of") &&
+    !PRONOUN.has(t.lower) &&
     !t.tags.has("Person") && !_isAdverb(t) && !ADVERB_LIKE.has(t.lower) &&
     !(t.tags.has("PastTense") && !t.tags.has("Noun")) &&
     !(t.tags.has("Preposition") && t.lower !== "of") &&
     !(_isVerbOnly(t) && !(next && AUX.has(next.lower)) &&
-      !((t.tags.has("Gerund") || (t.tags.has("Infinitive") && noun.length === 0)) &&
+      !((t.tags.has("Gerund") ||
+        (t.tags.has("Infinitive") &&
+          (noun.length === 0 || _isPossessive(noun.at(-1)!) ||
+            noun.at(-1)!.tags.has("Adjective")))) &&
         next?.tags.has("Noun") && !_isVerbOnly(next)));
+  // A quoted title stays whole ("pages of 'A Short History of Nearly Everything'").
+  const takeQuoted = () => {
+    if (!/^['"‘“]/.test(tokens[i]?.text ?? "") || /['"’”][,.]?$/.test(tokens[i].text)) return;
+    while (i < tokens.length && !/['"’”][,.]?$/.test(tokens[i].text)) noun.push(tokens[i++]);
+    if (i < tokens.length) noun.push(tokens[i++]);
+  };
   // A prepositional phrase before the verb belongs to the noun ("Which city in Ireland will
   // ...", "What kind of yoga for building core strength might ...", "How many years in total").
   const extendPP = () => {
@@ -308,7 +318,9 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
       // "How much more ...", "How many years older ..." compare: the term is the embedded question.
       i = COMPARATIVE.test(tokens[2]?.lower ?? "") ? 3 : 2;
       more = i === 3;
-      while (i < tokens.length && nounWord(tokens[i], tokens[i + 1]) && noun.length < 6) {
+      while (i < tokens.length && noun.length < 8) {
+        takeQuoted();
+        if (i >= tokens.length || !nounWord(tokens[i], tokens[i + 1])) break;
         noun.push(tokens[i++]);
       }
       // "How many days a week ...": the rate stays with the noun.
