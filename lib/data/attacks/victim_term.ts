@@ -71,12 +71,26 @@ function _tokens(text: string): _Token[] {
   const json = nlp(text).json() as {
     terms: { text: string; pre: string; post: string; tags: string[] }[];
   }[];
-  return json.flatMap((s) => s.terms).filter((t) => t.text !== "").map((t) => ({
+  const tokens = json.flatMap((s) => s.terms).filter((t) => t.text !== "").map((t) => ({
     text: `${t.pre.trim()}${t.text}${t.post.trim()}`,
     lower: t.text.toLowerCase(),
     tags: new Set(t.tags),
     glue: t.post !== "" && t.post.trim() !== "" && !/\s$/.test(t.post),
   }));
+  // A hyphenated word is one word, an adjective ("gardening-related", "career-high").
+  const out: _Token[] = [];
+  for (const t of tokens) {
+    const last = out.at(-1);
+    if (last?.glue && /-$/.test(last.text)) {
+      out[out.length - 1] = {
+        text: last.text + t.text,
+        lower: `${last.lower}-${t.lower}`,
+        tags: new Set(["Adjective", ...[...t.tags].filter((g) => g === "Noun" || g === "Plural")]),
+        glue: t.glue,
+      };
+    } else out.push(t);
+  }
+  return out;
 }
 
 const _join = (tokens: readonly _Token[]): string =>
@@ -149,7 +163,7 @@ function _subjectEnd(tokens: readonly _Token[], aux: string): number {
         if (PRONOUN.has(u.lower)) break;
         // An adverb after the head noun ends the phrase ("the scaly body" keeps its adjective).
         if (
-          (ADVERB_LIKE.has(u.lower) && !DETERMINER.has(prev.lower)) ||
+          (ADVERB_LIKE.has(u.lower) && !DETERMINER.has(prev.lower) && !_isPossessive(prev)) ||
           (_isAdverb(u) && prev.tags.has("Noun"))
         ) break;
         // A second determiner or a relative pronoun opens what follows the subject.
@@ -284,9 +298,12 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
   const nounWord = (t: _Token, next: _Token | undefined) =>
     !AUX.has(t.lower) && (!DETERMINER.has(t.lower) || noun.at(-1)?.lower === "of") &&
     !PRONOUN.has(t.lower) &&
-    !t.tags.has("Person") && !_isAdverb(t) && !ADVERB_LIKE.has(t.lower) &&
+    (!t.tags.has("Person") || noun.at(-1)?.lower === "of" ||
+      noun.at(-1)?.tags.has("Person") === true) &&
+    !_isAdverb(t) && !ADVERB_LIKE.has(t.lower) &&
     !(t.tags.has("PastTense") && !t.tags.has("Noun")) &&
-    !(t.tags.has("Preposition") && t.lower !== "of") &&
+    !((t.tags.has("Preposition") || /^(?:before|after|since|until)$/.test(t.lower)) &&
+      t.lower !== "of") &&
     !(_isVerbOnly(t) && !(next && AUX.has(next.lower)) &&
       !((t.tags.has("Gerund") ||
         (t.tags.has("Infinitive") &&
@@ -302,12 +319,19 @@ function _parseWh(tokens: readonly _Token[]): _Parsed | null {
   // A prepositional phrase before the verb belongs to the noun ("Which city in Ireland will
   // ...", "What kind of yoga for building core strength might ...", "How many years in total").
   const extendPP = () => {
-    while (noun.length > 0 && tokens[i]?.tags.has("Preposition") && tokens[i].lower !== "of") {
+    const prep = (t: _Token | undefined) =>
+      t !== undefined && t.lower !== "of" &&
+      (t.tags.has("Preposition") || /^(?:before|after|since|until)$/.test(t.lower));
+    while (noun.length > 0 && prep(tokens[i])) {
+      // "before I bought my iPad did I ...": a clause after before/after runs to do-support.
+      const clause = /^(?:before|after|since|until)$/.test(tokens[i].lower) &&
+        tokens.slice(i + 1, i + 14).findIndex((t) => /^(?:did|does|do)$/.test(t.lower));
       let k = i + 1;
       const isVerb = (t: _Token) =>
         AUX.has(t.lower) || (_verbLike(t) && !t.tags.has("Gerund") && !_isPossessive(t));
-      while (k < tokens.length && k - i <= 6 && !isVerb(tokens[k])) k++;
-      if (k >= tokens.length || k - i > 6) break;
+      if (typeof clause === "number" && clause >= 0) k = i + 1 + clause;
+      else while (k < tokens.length && k - i <= 6 && !isVerb(tokens[k])) k++;
+      if (k >= tokens.length || k - i > 14) break;
       noun.push(...tokens.slice(i, k));
       i = k;
     }
@@ -625,7 +649,7 @@ function _victimTerm(question: string): VictimTerm {
   }
   if (parsed.more) return term(_join([...wh, ...clause]), tense(false));
   if (first === "how" && second === "many" && noun.length > 0 && !ago) {
-    return term(`the number of ${nounText} ${that}${body}`, tense(false));
+    return term(`the number of ${nounText.replace(/^of\s+/, "")} ${that}${body}`, tense(false));
   }
   if (first === "how" && second === "much") {
     if (noun.length > 0) return term(`the amount of ${nounText} ${that}${body}`, tense(false));
@@ -727,6 +751,14 @@ function _nonWhTerm(question: string, text: string, tokens: readonly _Token[]): 
 function _nounChunks(text: string): string[] {
   return (nlp(text).nouns().out("array") as string[])
     .map((c) => c.replace(/[?.!,;:]+$/g, "").trim())
+    // An unbalanced quotation mark (a chunk cut inside a title) goes.
+    .map((c) => {
+      const opening = (c.match(/(?:^|\s)['"‘“]/g) ?? []).length;
+      const closing = (c.match(/['"’”](?=\s|$)/g) ?? []).length;
+      return opening === closing
+        ? c
+        : c.replace(/(^|\s)['"‘“]/g, "$1").replace(/['"’”](?=\s|$)/g, "");
+    })
     .filter((c) => c !== "" && !PRONOUN.has(c.toLowerCase()) && !/^(?:me|us|them)$/i.test(c))
     .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
     .map((c) => _lowerFirst(c.replace(/^(?:a|an|some|any)\s+/i, "the ")));
