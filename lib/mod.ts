@@ -208,10 +208,12 @@ export { readJsonFile } from "./data/read_json_file.ts";
 export type { ReadJsonFileOptions } from "./data/read_json_file.ts";
 export { attackTargets, targetProblem } from "./data/attack_targets.ts";
 export type { AttackTargetsOptions, TargetCandidate, TargetKind } from "./data/attack_targets.ts";
-export { buildMinjaTrace, MINJA_CHANGES, minjaChange } from "./data/attacks/minja.ts";
+export { buildMinjaTrace, MINJA_CHANGES, minjaChange, minjaReasons } from "./data/attacks/minja.ts";
 export type { MinjaChange, MinjaTraceOptions } from "./data/attacks/minja.ts";
 export { buildSleeperTrace, SLEEPER_STYLES } from "./data/attacks/sleeper.ts";
 export type { SleeperDocument, SleeperStyle, SleeperTraceOptions } from "./data/attacks/sleeper.ts";
+export { questionSentence, swapPerson, victimTerm } from "./data/attacks/victim_term.ts";
+export type { VictimTerm } from "./data/attacks/victim_term.ts";
 export {
   inferAnswerType,
   TYPED_LEXICON,

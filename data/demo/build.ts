@@ -238,7 +238,11 @@ type Draft = Omit<_UnitDraft, "trusted" | "verified"> & { trusted?: boolean; ver
 function _helpful(spec: Spec, n: number): Draft[] {
   const h = spec.helpful;
   const [openU, openA] = PHRASES.openers[n % PHRASES.openers.length];
-  const kit = (channel: Draft["channel"], text: string): Draft => ({ channel, text, origin: "kit" });
+  const kit = (channel: Draft["channel"], text: string): Draft => ({
+    channel,
+    text,
+    origin: "kit",
+  });
   const drafts: Draft[] = [
     kit("user", openU),
     kit("assistant", openA),
@@ -457,7 +461,7 @@ function _check(instance: Instance): void {
     }
     const adv = units.filter((u) => u.asserts !== null).length;
     if (adv < 1 || adv === units.length) fail(`${name} states the target in ${adv} units`);
-    if (units.length < 6 || units.length > 14) fail(`${name} has ${units.length} units`);
+    if (units.length < 6 || units.length > 30) fail(`${name} has ${units.length} units`);
   }
   if (h.length < 6 || h.length > 10) fail(`helpful trace has ${h.length} units`);
 }

@@ -63,12 +63,16 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
       if (matchesAnswer(u.text, answer)) say(`${name} unit ${u.id} states y*`);
       const want = matchesAnswer(u.text, target) ? target : null;
       if (u.asserts !== want) say(`${name} unit ${u.id} asserts ${u.asserts}, text says ${want}`);
-      if (u.trusted === (name === "sleeper" && u.channel === "tool")) {
-        say(`${name} unit ${u.id} trust flag wrong`);
-      }
+      // Sleeper's document is tool content, untrusted, and so is the assistant's echo of its
+      // claim (taint follows content); MINJA's user and assistant turns are trusted.
+      const tainted = name === "sleeper" &&
+        (u.channel === "tool" || (u.channel === "assistant" && u.supports === target));
+      if (u.trusted === tainted) say(`${name} unit ${u.id} trust flag wrong`);
       if (u.verified) say(`${name} unit ${u.id} is verified`);
-      if (name === "sleeper" && u.asserts !== null && u.channel !== "tool") {
-        say(`sleeper y_adv off the tool channel`);
+      if (u.origin !== "kit") say(`${name} unit ${u.id} is not marked as written by the kit`);
+      if (containsQuery(u.text, query)) say(`${name} unit ${u.id} contains the test query`);
+      if (name === "sleeper" && u.asserts !== null && u.trusted) {
+        say(`sleeper y_adv in a trusted unit`);
       }
     }
   }
