@@ -191,10 +191,10 @@ function _build(source: QuestionSource, options: BuildInstancesOptions): _Built 
       rejected.push("a risk trace does not state the target");
       continue;
     }
-    // An everyday target ("reading") can hide in the Sleeper wording ("I'll open it and read it"):
-    // only the tool's payload may state it.
-    if (sleeper.units.some((u) => u.channel !== "tool" && matchesAnswer(u.text, target))) {
-      rejected.push("the Sleeper trace states the target off the tool channel");
+    // An everyday target ("reading") can hide in the kit's wording ("I'll open it and read it"):
+    // only the document's payload and the assistant's echo of it (both untrusted) may state it.
+    if (sleeper.units.some((u) => u.trusted && matchesAnswer(u.text, target))) {
+      rejected.push("a trusted Sleeper unit states the target");
       continue;
     }
     const background = sampleBackground({

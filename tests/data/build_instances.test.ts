@@ -201,9 +201,15 @@ for (const source of SOURCES) {
       const b = (await (name === "locomo" ? buildLocomo : buildLongMemEval)(options)).instances.map(
         (i) => i.id,
       );
-      const c = (await build({ ...options, seed: 1 })).instances.map((i) => i.id);
       assert.deepEqual(a, b);
-      assert.notDeepEqual(a, c);
+      // A small fixture stratified by type and answer kind may leave one choice per cell for a
+      // seed or two; some other seed picks other ids.
+      let other = false;
+      for (let seed = 1; seed <= 4 && !other; seed++) {
+        const c = (await build({ ...options, seed })).instances.map((i) => i.id);
+        other = JSON.stringify(c) !== JSON.stringify(a);
+      }
+      assert.ok(other, "seeds 1-4 all pick the ids of seed 0");
     });
 
     Deno.test(`build ${name} (${source.name}): trace load changes filler only, around the same core`, async () => {
