@@ -29,6 +29,15 @@ const REASONING_TYPES = new Set([
   "knowledge-update",
 ]);
 
+/** A turn that says when something happened relative to the session, or names a time. */
+const TIME_CUE = new RegExp(
+  "\\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this (?:week|weekend|month|year|morning|" +
+    "afternoon|evening)|recently|earlier|later|since|before|after|monday|tuesday|wednesday|" +
+    "thursday|friday|saturday|sunday|weekend|january|february|march|april|may|june|july|august|" +
+    "september|october|november|december|spring|summer|autumn|fall|winter|\\d{4})\\b",
+  "i",
+);
+
 /** Words that frame an answer without naming what it is about. */
 const FRAME_WORDS = new Set(
   "user prefer prefers preferred would response responses suggestion suggestions recommend " +
@@ -60,7 +69,7 @@ function _yearMonth(text: string): { year: string; month: string | null } | null
  * - a date: `dated` when y* is (or contains) an evidence session's date; in a reasoning type
  *   (LoCoMo multi-hop, temporal, open-domain; LongMemEval multi-session, temporal-reasoning,
  *   knowledge-update) `derived` when y*'s month (a bare year: its year) is an evidence
- *   session's;
+ *   session's and an evidence turn says when (a relative time, a weekday, a month, a year);
  * - a number in a reasoning type: `derived` (a total, a difference or a count over the turns);
  *   in a single-session type it must be stated;
  * - any other answer: `derived` when the evidence uses at least half of y*'s content words
@@ -73,8 +82,9 @@ function _yearMonth(text: string): { year: string; month: string | null } | null
  * const turn = (text: string) => ({ session: "s", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text, order: 0 });
  * const base = { question: "When did Ann adopt her cat?", category: "temporal", kind: "date" as const };
  * assert.equal(evidenceSupport({ ...base, answer: "7 May 2023", evidence: [turn("I adopted Tom yesterday!")] }), "resolved");
- * assert.equal(evidenceSupport({ ...base, answer: "7 May 2023", evidence: [turn("Tom loves tuna.")] }), "derived");
- * assert.equal(evidenceSupport({ ...base, answer: "7 March 2023", evidence: [turn("Tom loves tuna.")] }), null);
+ * assert.equal(evidenceSupport({ ...base, answer: "7 May 2023", evidence: [turn("We got Tom last week.")] }), "derived");
+ * assert.equal(evidenceSupport({ ...base, answer: "7 May 2023", evidence: [turn("Tom loves tuna.")] }), null);
+ * assert.equal(evidenceSupport({ ...base, answer: "7 March 2023", evidence: [turn("We got Tom last week.")] }), null);
  * const sunset = { question: "What did Ann paint?", category: "single-hop", kind: "entity" as const, answer: "sunset" };
  * assert.equal(evidenceSupport({ ...sunset, evidence: [turn("I painted a lake at dawn.")] }), null);
  * ```
@@ -99,9 +109,10 @@ export function evidenceSupport(options: {
   const reasoning = REASONING_TYPES.has(options.category);
   if (kind === "date") {
     if (evidence.some((t) => matchesAnswer(t.date, answer))) return "dated";
-    // Worked out from the sessions' dates: y*'s month (or year, for a bare year) is a session's.
+    // Worked out from the sessions' dates: y*'s month (or year, for a bare year) is a session's,
+    // and the evidence says when, relative to its session ("last Sunday", "two weeks ago").
     const when = _yearMonth(answer);
-    return reasoning && when !== null &&
+    return reasoning && when !== null && evidence.some((t) => TIME_CUE.test(t.text)) &&
         evidence.some((t) => {
           const session = _yearMonth(t.date);
           return session !== null && session.year === when.year &&

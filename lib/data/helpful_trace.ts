@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { matchesAnswer } from "../text/matches.ts";
-import { normalizeTokens } from "../text/normalize.ts";
+import { normalizeTokens, stemToken } from "../text/normalize.ts";
 import { latestDayDate } from "../text/day_date.ts";
 import type { Trace } from "../model/trace.ts";
 import type { Prng } from "../random/prng.ts";
@@ -83,8 +83,9 @@ export function containsQuery(text: string, query: string): boolean {
 
 const _pick = (list: readonly string[], prng: Prng) => list[prng.int(0, list.length - 1)];
 
-function _overlap(text: string, queryWords: Set<string>): number {
-  return [..._contentWords(text)].filter((w) => queryWords.has(w)).length;
+/** Content words a text shares with the question, compared by stem ("adopted" meets "adopt"). */
+function _overlap(text: string, queryStems: Set<string>): number {
+  return new Set([..._contentWords(text)].map(stemToken).filter((w) => queryStems.has(w))).size;
 }
 
 /**
@@ -113,7 +114,11 @@ function _evidenceOf(
   };
 }
 
-/** The evidence sentence the assistant recaps: the one stating y*, else the most on-question. */
+/**
+ * The evidence sentence the assistant recaps: the one stating y*, else the one sharing most
+ * content words with the question (two at least, so "Yeah definitely, Evan." is no recap of
+ * anything). A photo's caption is no sentence anyone said; a question confirms nothing.
+ */
 function _recapSentence(
   evidence: readonly { turn: SourceTurn; text: string }[],
   answer: string,
@@ -121,11 +126,12 @@ function _recapSentence(
 ): { turn: SourceTurn; sentence: string } | null {
   let best: { turn: SourceTurn; sentence: string; score: number } | null = null;
   for (const { turn, text } of evidence) {
-    for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    const said = text.replace(/\s*\[shares a photo:[^\]]*\]/g, "");
+    for (const sentence of said.split(/(?<=[.!?])\s+/)) {
       const s = sentence.trim();
       if (s.length < 12 || s.length > MAX_RECAP_CHARS || s.endsWith("?")) continue;
       const score = (matchesAnswer(s, answer) ? 100 : 0) + _overlap(s, queryWords);
-      if (score > 0 && (best === null || score > best.score)) best = { turn, sentence: s, score };
+      if (score >= 2 && (best === null || score > best.score)) best = { turn, sentence: s, score };
     }
   }
   return best;
@@ -150,8 +156,8 @@ function _recap(turn: SourceTurn, sentence: string, prng: Prng): string {
  * import assert from "node:assert/strict";
  * import { createPrng } from "../random/prng.ts";
  * import { buildHelpfulTrace } from "./helpful_trace.ts";
- * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted my cat Tom yesterday.", order: 0 };
- * const source = { id: "demo:q1", category: "temporal", question: "When did Ann adopt her cat?", answer: "7 May 2023",
+ * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted my kitten Tom yesterday.", order: 0 };
+ * const source = { id: "demo:q1", category: "temporal", question: "When did Ann adopt her kitten?", answer: "7 May 2023",
  *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: [], entities: [], outdated: [] };
  * const trace = buildHelpfulTrace({ source, target: "9 May 2023", numberKey: null, traceLoad: 1, intro: null, prng: createPrng(1) });
  * // No unit states 7 May 2023: the reader works it out from "yesterday" and the session date.
@@ -164,7 +170,7 @@ function _recap(turn: SourceTurn, sentence: string, prng: Prng): string {
 export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {
   const { source, target, prng } = options;
   const answer = source.answer;
-  const queryWords = _contentWords(source.question);
+  const queryWords = new Set([..._contentWords(source.question)].map(stemToken));
   const noQuery = (u: _UnitDraft) => !containsQuery(u.text, source.question);
   const notTarget = (u: _UnitDraft) => !matchesAnswer(u.text, target);
   const split = source.evidence.map((turn) => ({ turn, ..._evidenceOf(turn, answer, queryWords) }));
