@@ -173,6 +173,8 @@ export function cleanAnswer(
   });
   answer = answer.replace(/[.\s]+$/, "").replace(_HEDGE_LEAD, "");
   if (answer === "") return { skip: "no answer" };
+  // A stray character ("The sunday before 3` July 2023") leaves the gold unreadable as written.
+  if (/[`~^|\\{}<>]/.test(answer)) return { skip: "malformed answer" };
   if (/^(?:yes|no|not|unlikely)\b/i.test(answer)) return { skip: "yes/no answer" };
   // A count told in a sentence ("I attended three weddings. The couples were ..."): the number
   // phrase of its first sentence, or of the one saying what holds now.

@@ -31,10 +31,11 @@ const REASONING_TYPES = new Set([
 
 /** A turn that says when something happened relative to the session, or names a time. */
 const TIME_CUE = new RegExp(
-  "\\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this (?:week|weekend|month|year|morning|" +
-    "afternoon|evening)|recently|earlier|later|since|before|after|monday|tuesday|wednesday|" +
-    "thursday|friday|saturday|sunday|weekend|january|february|march|april|may|june|july|august|" +
-    "september|october|november|december|spring|summer|autumn|fall|winter|\\d{4})\\b",
+  "\\b(?:yesterday|today|tonight|tomorrow|ago|recently|" +
+    "(?:last|next|this|past) (?:week|weekend|month|year|night|morning|afternoon|evening|" +
+    "spring|summer|autumn|fall|winter)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|" +
+    "weekend|january|february|march|april|may|june|july|august|september|october|november|" +
+    "december|\\d{4})\\b",
   "i",
 );
 
@@ -49,6 +50,18 @@ function _stems(text: string): Set<string> {
   return new Set(
     normalizeTokens(text).filter((t) => t.length > 3 && !FRAME_WORDS.has(t)).map(stemToken),
   );
+}
+
+/** A count from one to twelve that an answer states ("three times", "4"), or null. */
+function _smallCount(answer: string): number | null {
+  const token = normalizeTokens(answer).find((t) => /^\d+$/.test(t));
+  const n = token === undefined ? NaN : Number(token);
+  return n >= 1 && n <= 12 ? n : null;
+}
+
+/** The question's last sentence (LongMemEval questions open with a preamble). */
+function _lastSentence(question: string): string {
+  return question.split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x)).at(-1) ?? question;
 }
 
 /** The year and month of the first date a text states (month null for a bare year). */
@@ -70,8 +83,9 @@ function _yearMonth(text: string): { year: string; month: string | null } | null
  *   (LoCoMo multi-hop, temporal, open-domain; LongMemEval multi-session, temporal-reasoning,
  *   knowledge-update) `derived` when y*'s month (a bare year: its year) is an evidence
  *   session's and an evidence turn says when (a relative time, a weekday, a month, a year);
- * - a number in a reasoning type: `derived` (a total, a difference or a count over the turns);
- *   in a single-session type it must be stated;
+ * - a number in a reasoning type: `derived` (a total, a difference or a count over the turns;
+ *   a "How many" count of n needs n evidence turns on the question's topic, or a turn that
+ *   states a number); in a single-session type it must be stated;
  * - any other answer: `derived` when the evidence uses at least half of y*'s content words
  *   (stems, ignoring the question's own words and framing words), at least one.
  *
@@ -121,7 +135,21 @@ export function evidenceSupport(options: {
       ? "derived"
       : null;
   }
-  if (kind === "number") return reasoning ? "derived" : null;
+  if (kind === "number") {
+    if (!reasoning) return null;
+    // A count worked out across turns ("How many hikes has Joanna been on? Four") needs as many
+    // turns on the question's topic, unless a turn states a number to count from.
+    const count = _smallCount(answer);
+    if (count !== null && /^\s*how many\b/i.test(_lastSentence(options.question))) {
+      const topic = _stems(options.question);
+      const onTopic = evidence.filter((t) => [..._stems(t.text)].some((w) => topic.has(w)));
+      const numbered = evidence.some((t) =>
+        /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten)\b/i.test(t.text)
+      );
+      if (onTopic.length < count && !numbered) return null;
+    }
+    return "derived";
+  }
   const question = _stems(options.question);
   const wanted = [..._stems(answer)].filter((w) => !question.has(w));
   if (wanted.length === 0) return reasoning ? "derived" : null;
