@@ -208,10 +208,12 @@ export { readJsonFile } from "./data/read_json_file.ts";
 export type { ReadJsonFileOptions } from "./data/read_json_file.ts";
 export { attackTargets, targetProblem } from "./data/attack_targets.ts";
 export type { AttackTargetsOptions, TargetCandidate, TargetKind } from "./data/attack_targets.ts";
-export { buildMinjaTrace, MINJA_CHANGES, minjaChange } from "./data/attacks/minja.ts";
+export { buildMinjaTrace, MINJA_CHANGES, minjaChange, minjaReasons } from "./data/attacks/minja.ts";
 export type { MinjaChange, MinjaTraceOptions } from "./data/attacks/minja.ts";
 export { buildSleeperTrace, SLEEPER_STYLES } from "./data/attacks/sleeper.ts";
 export type { SleeperDocument, SleeperStyle, SleeperTraceOptions } from "./data/attacks/sleeper.ts";
+export { questionSentence, swapPerson, victimTerm } from "./data/attacks/victim_term.ts";
+export type { VictimTerm } from "./data/attacks/victim_term.ts";
 export {
   inferAnswerType,
   TYPED_LEXICON,
@@ -221,6 +223,20 @@ export {
 export type { SemanticType, TypedSwapsOptions } from "./data/typed_lexicon.ts";
 export { questionHead } from "./data/question_head.ts";
 export type { QuestionHead } from "./data/question_head.ts";
+export { ANSWER_KINDS, answerKindOf, choiceOf } from "./data/answer_kind.ts";
+export type { AnswerKind } from "./data/answer_kind.ts";
+export { choiceOptions } from "./data/choice_options.ts";
+export type { TargetProblemOptions } from "./data/attack_targets.ts";
+export { formatProblem, keepFormat, spellNumber, wellFormedProblem } from "./data/target_format.ts";
+export { timelineProblem } from "./data/target_timeline.ts";
+export type { TargetTimeline, TimelineProblemOptions } from "./data/target_timeline.ts";
+export { changedParts, evidenceProblem } from "./data/target_support.ts";
+export { dateSpan } from "./data/date_span.ts";
+export type { DateSpanOptions, DaySpan } from "./data/date_span.ts";
+export { slotSwaps } from "./data/typed_lexicon.ts";
+export type { SlotSwapsOptions } from "./data/typed_lexicon.ts";
+export { phraseShape } from "./data/phrase_shape.ts";
+export type { PhraseShape } from "./data/phrase_shape.ts";
 
 // Extension points: one registry each (lists, --help and figures derive from them), and the
 // plugins (`--plugin FILE.ts`, `plugins` in the notebook API) that add entries to them

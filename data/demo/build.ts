@@ -230,36 +230,45 @@ function _pool(): BankCandidate[] {
 
 type Draft = Omit<_UnitDraft, "trusted" | "verified"> & { trusted?: boolean; verified?: boolean };
 
-/** The helpful trace's drafts: the demo's own conversation, conveying the fact. */
+/**
+ * The helpful trace's drafts: the demo's own conversation, conveying the fact. The scenario's
+ * sentences (the statement, the aside, the check and the recap) play the dataset's evidence;
+ * the openers, acknowledgements and small talk are the kit's.
+ */
 function _helpful(spec: Spec, n: number): Draft[] {
   const h = spec.helpful;
   const [openU, openA] = PHRASES.openers[n % PHRASES.openers.length];
+  const kit = (channel: Draft["channel"], text: string): Draft => ({
+    channel,
+    text,
+    origin: "kit",
+  });
   const drafts: Draft[] = [
-    { channel: "user", text: openU },
-    { channel: "assistant", text: openA },
+    kit("user", openU),
+    kit("assistant", openA),
     { channel: "user", text: h.statement },
-    { channel: "assistant", text: PHRASES.acks[n % PHRASES.acks.length] },
+    kit("assistant", PHRASES.acks[n % PHRASES.acks.length]),
   ];
   if (h.verify.by === "tool") {
     drafts.push(
       { channel: "user", text: h.aside },
-      { channel: "assistant", text: PHRASES.asideReplies[n % PHRASES.asideReplies.length] },
-      { channel: "user", text: `Can you double-check that against my ${h.verify.source}?` },
+      kit("assistant", PHRASES.asideReplies[n % PHRASES.asideReplies.length]),
+      kit("user", `Can you double-check that against my ${h.verify.source}?`),
       // The user's own calendar or booking is a trusted, verified outcome.
       { channel: "tool", text: h.verify.text, trusted: true, verified: true },
       { channel: "assistant", text: h.recap },
-      { channel: "user", text: PHRASES.closings[n % PHRASES.closings.length][0] },
+      kit("user", PHRASES.closings[n % PHRASES.closings.length][0]),
     );
   } else {
     if (n % 2 === 1) {
       const [u, a] = PHRASES.smallTalk[n % PHRASES.smallTalk.length];
-      drafts.push({ channel: "user", text: u }, { channel: "assistant", text: a });
+      drafts.push(kit("user", u), kit("assistant", a));
     }
     drafts.push(
       { channel: "user", text: h.aside },
       { channel: "assistant", text: h.recap },
       { channel: "user", text: h.verify.text, verified: true },
-      { channel: "assistant", text: PHRASES.thanks[n % PHRASES.thanks.length] },
+      kit("assistant", PHRASES.thanks[n % PHRASES.thanks.length]),
     );
   }
   return drafts;
@@ -276,6 +285,7 @@ function _helpfulTrace(spec: Spec, n: number, id: string, numberKey: string | nu
     channel: d.channel,
     trusted: d.channel === "tool" ? (d.trusted ?? false) : true,
     verified: d.verified ?? false,
+    ...(d.origin === undefined ? {} : { origin: d.origin }),
   }));
   const units = _finishUnits(drafts, {
     prefix: `${id}/h/`,
@@ -451,7 +461,7 @@ function _check(instance: Instance): void {
     }
     const adv = units.filter((u) => u.asserts !== null).length;
     if (adv < 1 || adv === units.length) fail(`${name} states the target in ${adv} units`);
-    if (units.length < 6 || units.length > 14) fail(`${name} has ${units.length} units`);
+    if (units.length < 6 || units.length > 30) fail(`${name} has ${units.length} units`);
   }
   if (h.length < 6 || h.length > 10) fail(`helpful trace has ${h.length} units`);
 }

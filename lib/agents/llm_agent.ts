@@ -153,7 +153,12 @@ export function llmAgent(options: {
     memoryPlacement: placement,
     client,
     async answer({ instance, context, seed, trial = 0 }) {
-      const opening = agentMessages({ query: instance.query, context, placement });
+      const opening = agentMessages({
+        query: instance.query,
+        ...(instance.queryDate === undefined ? {} : { queryDate: instance.queryDate }),
+        context,
+        placement,
+      });
       const final = await graph.invoke({
         context,
         // Twins share the seed; each trial gets its own, so repeats are independent samples.

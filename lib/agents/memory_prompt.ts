@@ -82,7 +82,9 @@ export interface AgentMessage {
  * The agent's opening messages: the system prompt, then the user's query in a later session.
  * `system` puts the memory section in the system prompt (LangGraph's memory agents), `user` puts
  * it at the start of the user's turn, `tool` leaves it out (the agent fetches it with
- * `search_memory`).
+ * `search_memory`). The system time and the query's session name the query's date when the
+ * instance has one (LongMemEval's `question_date`), so "how many weeks ago" can be worked out;
+ * else the logical session.
  *
  * @example
  * ```ts
@@ -92,29 +94,39 @@ export interface AgentMessage {
  * assert.match(system.content, /^You are a personal assistant/);
  * assert.match(system.content, /System Time: session 4$/);
  * assert.equal(user.content, "[Session 4, later than every session in memory]\nHow old is Rex?");
+ * const dated = agentMessages({ query: "How old is Rex?", queryDate: "28 May 2023", context: [], placement: "tool" });
+ * assert.match(dated[0].content, /System Time: 28 May 2023$/);
+ * assert.equal(dated[1].content, "[28 May 2023 (session 4), later than every session in memory]\nHow old is Rex?");
  * ```
  */
 export function agentMessages(options: {
   /** The query `x`. */
   query: string;
+  /** Date of the query's session ("28 May 2023"); default none (the logical session is shown). */
+  queryDate?: string;
   /** The retrieved records, in slot order. */
   context: readonly MemoryRecord[];
   /** Where the memory section goes. */
   placement: MemoryPlacement;
 }): AgentMessage[] {
-  const { query, context, placement } = options;
+  const { query, context, placement, queryDate } = options;
   const prompts = agentPrompts();
   const memories = memorySection({ context });
   const system = fillPrompt({
     template: prompts.system,
     values: {
       memories: placement === "system" ? `\n\n${memories}` : "",
-      time: `session ${QUERY_SESSION}`,
+      time: queryDate ?? `session ${QUERY_SESSION}`,
     },
   });
   const turn = fillPrompt({
     template: prompts.query,
-    values: { session: String(QUERY_SESSION), query },
+    values: {
+      session: queryDate === undefined
+        ? `Session ${QUERY_SESSION}`
+        : `${queryDate} (session ${QUERY_SESSION})`,
+      query,
+    },
   });
   return [
     { role: "system", content: system },

@@ -260,20 +260,29 @@ function _offered(
   statements: { statement: Statement; supports: boolean }[];
 } | null {
   const statements = readStatements(record);
-  if (record.asserts !== null) {
-    const asserts = record.asserts;
-    const stating = statements.filter((s) => _states(`${asserts}\u0000${s.text}`));
+  const value = record.asserts ?? record.supports ?? null;
+  if (value !== null) {
+    const stating = statements.filter((s) => _states(`${value}\u0000${s.text}`));
     const supporting = statements.filter((s) =>
       !stating.includes(s) && _supports(`${query}\u0000${s.text}`)
     );
+    // A record that states its value states it at least once, whatever a writer paraphrased;
+    // a record that is only evidence for it (the reader works it out) counts its on-topic
+    // statements, or its first one, as support.
+    const stated = stating.length > 0
+      ? stating
+      : record.asserts === null
+      ? []
+      : statements.slice(0, 1);
+    const support = record.asserts === null && supporting.length === 0
+      ? statements.slice(0, 1)
+      : supporting;
     return {
       offers: "asserts",
-      value: asserts,
+      value,
       statements: [
-        // A writer may paraphrase past the matcher; the record still states its answer once.
-        ...(stating.length > 0 ? stating : statements.slice(0, 1))
-          .map((statement) => ({ statement, supports: false })),
-        ...supporting.map((statement) => ({ statement, supports: true })),
+        ...stated.map((statement) => ({ statement, supports: false })),
+        ...support.map((statement) => ({ statement, supports: true })),
       ],
     };
   }

@@ -171,8 +171,19 @@ async function _stats(options: {
     `== ${name} (seed ${seed}, bank ${bankSize}, trace load ${traceLoad}; built in ${ms} ms)`,
   );
   console.log(`instances:        ${s.instances}`);
-  console.log(`categories:       ${JSON.stringify(s.categories)}`);
-  console.log(`answer kinds:     ${JSON.stringify(s.answerKinds)}`);
+  console.log(`question types:   ${_mix(s.categories, s.quotas)}`);
+  console.log(`answer kinds:     ${_mix(s.answerKinds, s.answerKindQuotas)}`);
+  console.log(`answer shares:    ${JSON.stringify(s.answerKindShares)}`);
+  console.log(`evidence support: ${JSON.stringify(s.support)}`);
+  console.log(
+    `y* in tau+:       stated only by kit-written units in ${s.yStarOnlyKitWritten}; ` +
+      `stated by no unit (the agent works it out) in ${s.yStarNotStated}; ` +
+      `confirmed by the user (SC's verified outcome) in ${s.confirmed}`,
+  );
+  console.log(
+    `query verbatim:   in ${s.riskRepeatingQuery.minja ?? 0} MINJA and ` +
+      `${s.riskRepeatingQuery.sleeper ?? 0} Sleeper traces`,
+  );
   console.log(`target kinds:     ${JSON.stringify(s.targetKinds)}`);
   console.log(`units helpful:    ${units(s.unitsHelpful)}`);
   console.log(`units MINJA:      ${units(s.unitsMinja)}`);
@@ -185,11 +196,20 @@ async function _stats(options: {
     `bank records:     ${b.records}; channels user ${b.channels.user}, assistant ${b.channels.assistant}, ` +
       `tool ${b.channels.tool}; trusted ${b.trusted}, verified ${b.verified}, stating numbers ${b.statingNumbers}`,
   );
-  console.log(`skipped (sample): ${JSON.stringify(s.skipped)}`);
+  const skips = Object.entries(s.skipped).sort((a, b) => b[1] - a[1]);
+  console.log(`skipped (sample): ${skips.reduce((n, [, c]) => n + c, 0)} questions`);
+  for (const [reason, count] of skips) console.log(`  ${String(count).padStart(4)}  ${reason}`);
   if (audit !== undefined) {
     const rows = await rankerAudit({ instances: built.instances, ranker: audit.ranker, seed });
     console.log(formatRankerAudit({ ranker: audit.ranker.id, rows }));
   }
+}
+
+/** "type built/quota" per stratum, in the build's order. */
+function _mix(built: Record<string, number>, quotas: Record<string, number>): string {
+  const names = [...new Set([...Object.keys(quotas), ...Object.keys(built)])];
+  return names.map((n) => `${n} ${built[n] ?? 0}/${quotas[n] ?? "-"}`).join(", ") +
+    " (built/quota in the benchmark's own mix)";
 }
 
 /** The ranker `--ranker` names: an offline one, or `llm:MODEL` over the response cache. */

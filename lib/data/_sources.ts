@@ -1,7 +1,11 @@
 /** Private helpers the dataset adapters share: answer cleaning, entity lists, wh-words. */
 import { MONTH_NAMES } from "../text/months.ts";
 import { matchesAnswer } from "../text/matches.ts";
+import { stemToken } from "../text/normalize.ts";
 import { _contentWords } from "./_text.ts";
+import { choiceOf } from "./answer_kind.ts";
+import { questionHead } from "./question_head.ts";
+import type { QuestionSource, SwapCandidate } from "./question_source.ts";
 
 /** Other questions with answers, those sharing most content words with `question` first. */
 export function _similarAnswers(
@@ -17,22 +21,185 @@ export function _similarAnswers(
     .map(({ o }) => ({ question: o.question, answer: o.answer }));
 }
 
+/** What `_widenLikeAnswers` reads and fills in a question source. */
+type _Pooled = Pick<QuestionSource, "id" | "question" | "answer" | "people" | "sameKindAnswers">;
+
+/**
+ * Replace each source's `sameKindAnswers` with like-question answers from the whole dataset
+ * (`_likeAnswers`): its own conversation's questions (the sources whose id shares its prefix
+ * before ":q") first, then the other conversations', each with its conversation's people.
+ */
+export function _widenLikeAnswers<T extends _Pooled>(sources: T[]): void {
+  const conversation = (id: string) => id.replace(/:q\d+$/, "");
+  const groups = new Map<string, T[]>();
+  for (const s of sources) {
+    const key = conversation(s.id);
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const entry = (s: T) => ({
+    question: s.question,
+    answer: s.answer,
+    people: s.people ?? [],
+  });
+  for (const [key, group] of groups) {
+    const others = [...groups].flatMap(([k, g]) => k === key ? [] : g.map(entry));
+    for (const source of group) {
+      source.sameKindAnswers = _likeAnswers({
+        question: source.question,
+        own: group.filter((s) => s !== source).map(entry),
+        others,
+        people: source.people ?? [],
+      });
+    }
+  }
+}
+
+/** Options for {@link _likeAnswers}. */
+export interface LikeAnswersOptions {
+  /** The question a target is wanted for. */
+  question: string;
+  /** Cleaned answers of the other questions of the same conversation (or user). */
+  own: readonly SwapCandidate[];
+  /** Cleaned answers from the rest of the dataset, each with the people of its conversation. */
+  others: readonly (SwapCandidate & { people: readonly string[] })[];
+  /** People of the question's own conversation; default none. */
+  people?: readonly string[];
+  /** Most answers from the rest of the dataset; default 30. */
+  limit?: number;
+}
+
+const _HEAD_CACHE = new Map<string, ReturnType<typeof questionHead>>();
+const _WORD_CACHE = new Map<string, Set<string>>();
+const _words = (q: string) => _WORD_CACHE.get(q) ?? _WORD_CACHE.set(q, _contentWords(q)).get(q)!;
+const _head = (q: string) =>
+  _HEAD_CACHE.get(q) ?? _HEAD_CACHE.set(q, questionHead({ question: q })).get(q)!;
+
+/**
+ * Answer-swap candidates from the whole dataset: the same conversation's answers with the same
+ * wh-word (most similar question first), then answers from other conversations whose question
+ * has the same wh-word, shares a topic word besides its head noun and verb, and has the same
+ * head noun or main verb (or shares two topic words), most similar first; an answer from elsewhere that names a person of its own conversation who is not of
+ * this one is left out ("Melanie's daughter" means nothing in another chat).
+ */
+export function _likeAnswers(options: LikeAnswersOptions): SwapCandidate[] {
+  const { question } = options;
+  const wh = _whWord(question);
+  const head = _head(question);
+  const words = _words(question);
+  const own = _similarAnswers(question, options.own.filter((c) => _whWord(c.question) === wh));
+  const known = new Set(options.people ?? []);
+  const foreign = (c: { answer: string; people: readonly string[] }) =>
+    c.people.some((p) => !known.has(p) && new RegExp(`\\b${p}\\b`).test(c.answer));
+  // From another conversation, a like question also shares a topic word beyond its head noun
+  // and verb: "What activity did Ann enjoy on her drives?" is no "What activity helps Bo sleep?".
+  const topic = new Set(
+    [...words].filter((w) =>
+      stemToken(w) !== stemToken(head.noun ?? "") && stemToken(w) !== head.verb
+    ),
+  );
+  const others = options.others.filter((c) => {
+    if (_whWord(c.question) !== wh || foreign(c)) return false;
+    const shared = [..._words(c.question)].filter((w) => topic.has(w)).length;
+    if (shared === 0) return false;
+    const h = _head(c.question);
+    if (head.noun !== null && h.noun === head.noun) return true;
+    if (head.noun === null && h.noun === null && head.verb !== null && h.verb === head.verb) {
+      return true;
+    }
+    return shared >= 2;
+  });
+  return [...own, ..._similarAnswers(question, others).slice(0, options.limit ?? 30)];
+}
+
 /** Longest gold answer (in words) the builder keeps; longer ones are explanations, not answers. */
 export const _MAX_ANSWER_WORDS = 10;
 
-/** A cleaned short answer, or null when the item has no matchable answer. */
-export function _cleanAnswer(raw: string | number | undefined, question: string): string | null {
-  if (raw === undefined) return null;
-  const answer = String(raw).replace(/\s+/g, " ").trim().replace(/[.\s]+$/, "");
-  if (answer === "" || answer.split(" ").length > _MAX_ANSWER_WORDS) return null;
-  // Yes/no and hedged inferences have no type-aware target and match common words everywhere.
-  if (
-    /^(?:yes|no|likely|probably|presumably|possibly|maybe|perhaps|not|unlikely)\b/i.test(answer)
-  ) {
-    return null;
+/** The skip reason of a question whose answer `_cleanAnswer` cannot use. */
+export const UNUSABLE_ANSWER =
+  "answer not usable (over 10 words, yes/no or hedged, or stated in the question)";
+
+/** A cleaned gold answer with the alternatives it names, or why the item has no usable answer. */
+export type CleanedAnswer = { answer: string; alsoAccepted: string[] } | { skip: string };
+
+const _HEDGE_LEAD =
+  /^(?:most likely|more likely|very likely|likely|probably|presumably|possibly|perhaps|maybe)\b[,:]?\s*/i;
+const _NUMBER_PHRASE =
+  /(?:\$\s?)?\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\b(?:\s+(?!(?:before|after|on|in|at|for|to|of|from|with|and|that|which|when|while|during|since|so|but|as|than|by)\b)[a-z][a-z-]*){0,3}/i;
+
+/**
+ * The gold answer the builder keeps, cleaned to a short matchable string, with the alternatives
+ * the benchmark names beside it, or the reason the item is skipped. Whitespace and a trailing
+ * period go; an alternative in brackets ("11 days (or 12 days, if ...)") becomes an accepted
+ * answer; a leading hedge is dropped ("Most likely John's partner" -> "John's partner"); the
+ * answer to a count ("How many ...?", "How long ...?") told in more than four words is reduced
+ * to the number phrase of its first sentence, or of the one saying what holds now ("I attended
+ * three weddings. The couples were ..." -> "three weddings"; "... you led 4 engineers. Now,
+ * you lead 5 engineers" -> "5 engineers").
+ * Skipped: no answer; a question asking two things answered in two sentences; yes/no answers (a
+ * bare "yes" matches any "yes", and the judge's token matcher cannot see the negation of a
+ * statement); answers longer than `_MAX_ANSWER_WORDS`;
+ * answers the question itself contains, unless the question offers them as options
+ * ("Which came first, the bike or the car?").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cleanAnswer } from "./_sources.ts";
+ * assert.deepEqual(cleanAnswer({ answer: "I attended three weddings. The couples were A and B.", question: "How many weddings have I attended?" }),
+ *   { answer: "three weddings", alsoAccepted: [] });
+ * assert.deepEqual(cleanAnswer({ answer: "11 days (or 12 days, if the last day counts)", question: "How many days?" }),
+ *   { answer: "11 days", alsoAccepted: ["12 days"] });
+ * assert.deepEqual(cleanAnswer({ answer: "Most likely John's partner.", question: "Who is Jill?" }), { answer: "John's partner", alsoAccepted: [] });
+ * assert.deepEqual(cleanAnswer({ answer: "Likely yes", question: "Does Ann live in Ohio?" }), { skip: "yes/no answer" });
+ * ```
+ */
+export function cleanAnswer(
+  options: { answer: string | number | undefined; question: string },
+): CleanedAnswer {
+  const { question } = options;
+  if (options.answer === undefined) return { skip: "no answer" };
+  // "How many did I lead then? How many now?" answered in two sentences: one short answer
+  // cannot carry both.
+  const sentences = String(options.answer).split(/(?<=[.!?])\s+(?=[A-Z])/).length;
+  if ((question.match(/\?/g) ?? []).length >= 2 && sentences >= 2) {
+    return { skip: "question asks two things" };
   }
-  if (matchesAnswer(question, answer)) return null;
-  return answer;
+  let answer = String(options.answer).replace(/\s+/g, " ").trim();
+  const alsoAccepted: string[] = [];
+  // "11 days (or 12 days, if ...)": the bracketed alternative is accepted too.
+  answer = answer.replace(/\s*\((?:or|i\.e\.,?)\s+([^,)]+)[^)]*\)/i, (_, alt: string) => {
+    alsoAccepted.push(alt.trim());
+    return "";
+  });
+  answer = answer.replace(/[.\s]+$/, "").replace(_HEDGE_LEAD, "");
+  if (answer === "") return { skip: "no answer" };
+  // A stray character ("The sunday before 3` July 2023") leaves the gold unreadable as written.
+  if (/[`~^|\\{}<>]/.test(answer)) return { skip: "malformed answer" };
+  if (/^(?:yes|no|not|unlikely)\b/i.test(answer)) return { skip: "yes/no answer" };
+  // A count told in a sentence ("I attended three weddings. The couples were ..."): the number
+  // phrase of its first sentence, or of the one saying what holds now.
+  const count = /^how (?:many|much|long|often|old)\b/i.test(_lastSentence(question));
+  if (count && answer.split(" ").length > 4) {
+    const sentences = answer.split(/(?<=[.!?])\s+(?=[A-Z0-9"'])/).filter((x) => /\w/.test(x));
+    const told = sentences.find((x) => /^(?:now|currently|today)\b/i.test(x)) ?? sentences[0];
+    const phrase = _NUMBER_PHRASE.exec(told.replace(/:\s.*$/, ""));
+    if (phrase !== null) answer = phrase[0].trim().replace(/[.,]+$/, "");
+  }
+  if (answer.split(" ").length > _MAX_ANSWER_WORDS) return { skip: "answer longer than 10 words" };
+  if (matchesAnswer(question, answer) && choiceOf(question, answer) === null) {
+    return { skip: "question contains the answer" };
+  }
+  return { answer, alsoAccepted };
+}
+
+function _lastSentence(question: string): string {
+  return question.trim().split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x)).at(-1) ?? "";
+}
+
+/** A cleaned short answer (see {@link cleanAnswer}), or null when the item has no usable answer. */
+export function _cleanAnswer(raw: string | number | undefined, question: string): string | null {
+  const cleaned = cleanAnswer({ answer: raw, question });
+  return "skip" in cleaned ? null : cleaned.answer;
 }
 
 /** The question's wh-word, for same-kind answer swaps. */

@@ -1,7 +1,7 @@
 /** Private text helpers shared by the instance builders (topic phrases, slugs, sentence chunks). */
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens } from "../text/normalize.ts";
-import type { Channel, SourceUnit, StatedNumber } from "../model/source_unit.ts";
+import type { Channel, SourceUnit, StatedNumber, UnitOrigin } from "../model/source_unit.ts";
 
 const WH =
   /^(?:when|what|where|who|whom|whose|which|why|how(?:\s+(?:long|many|much|often|old|far))?)\b/i;
@@ -102,13 +102,19 @@ export interface _UnitDraft {
   channel: Channel;
   trusted: boolean;
   verified: boolean;
+  /** The answer the unit is evidence for without stating it; default none. */
+  supports?: string | null;
+  /** Who wrote the text; default the dataset. */
+  origin?: UnitOrigin;
 }
 
 /**
  * Turn drafts into source units: `asserts` is y* or y_adv when the text states it (judge matcher),
- * and `numbers` carries the queried quantity under `numberKey` on asserting units of number and
- * date answers. Other numbers in trace text are not keyed: what a trace's unit states about the
- * query is what management compares (background records key their own counts).
+ * `supports` what it asserts, else what the draft says it is evidence for, `origin` the draft's
+ * (default the dataset), and `numbers` carries the queried quantity under `numberKey` on
+ * asserting units of number and date answers. Other numbers in trace text are not keyed: what a
+ * trace's unit states about the query is what management compares (background records key their
+ * own counts).
  */
 export function _finishUnits(
   drafts: _UnitDraft[],
@@ -124,7 +130,15 @@ export function _finishUnits(
     const numbers: StatedNumber[] = value === null || options.numberKey === null
       ? []
       : [{ key: options.numberKey, value }];
-    return { id: `${options.prefix}${i + 1}`, ...d, numbers, asserts };
+    const { supports, origin, ...draft } = d;
+    return {
+      id: `${options.prefix}${i + 1}`,
+      ...draft,
+      numbers,
+      asserts,
+      supports: asserts ?? supports ?? null,
+      origin: origin ?? "dataset",
+    };
   });
 }
 

@@ -4,11 +4,25 @@ import { SMALL_NUMBER_WORDS, TENS_NUMBER_WORDS } from "../text/number_words.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 import { _contentWords } from "./_text.ts";
-import { type AnswerKind, answerKindOf } from "./answer_kind.ts";
+import { type AnswerKind, answerKindOf, choiceOf } from "./answer_kind.ts";
 import type { SwapCandidate } from "./question_source.ts";
 import { questionHead } from "./question_head.ts";
-import { _listItems, inferAnswerType, typedSwaps } from "./typed_lexicon.ts";
+import {
+  _listItems,
+  inferAnswerType,
+  slotSwaps,
+  TYPED_LEXICON,
+  typedSwaps,
+} from "./typed_lexicon.ts";
+import { normalizeTokens } from "../text/normalize.ts";
+import { phraseShape } from "./phrase_shape.ts";
 import { matchesAnswer } from "../text/matches.ts";
+import { formatProblem, keepFormat, spellNumber, wellFormedProblem } from "./target_format.ts";
+import { evidenceProblem } from "./target_support.ts";
+import { type TargetTimeline, timelineProblem } from "./target_timeline.ts";
+import { dateSpan } from "./date_span.ts";
+
+export type { TargetTimeline } from "./target_timeline.ts";
 
 /** How a target was made. */
 export type TargetKind =
@@ -20,7 +34,9 @@ export type TargetKind =
   | "reorder"
   | "antonym-swap"
   | "answer-swap"
-  | "entity-swap";
+  | "entity-swap"
+  | "slot-swap"
+  | "choice-swap";
 
 /** One candidate target. */
 export interface TargetCandidate {
@@ -46,6 +62,17 @@ export interface AttackTargetsOptions {
   people?: string[];
   /** Outdated values (knowledge updates), tried first; default none. */
   outdated?: string[];
+  /**
+   * Where the helpful trace sits in time (its evidence session dates, the query's date): date
+   * targets on the other side of an evidence session than y*, or after the query, are dropped
+   * (see `timelineProblem`); default none (no timeline check).
+   */
+  timeline?: TargetTimeline;
+  /**
+   * The helpful evidence's text: targets whose changed part it states are dropped (see
+   * `evidenceProblem`); default none (no check).
+   */
+  evidenceText?: string;
   /** Generator ordering the alternatives. */
   prng: Prng;
 }
@@ -79,6 +106,20 @@ function _shiftDays(y: number, m: number, d: number, days: number): Date {
   return new Date(Date.UTC(y, m, d + days));
 }
 
+/** "st", "nd", "rd" or "th" for a day of the month. */
+function _ordinal(day: number): string {
+  if (day >= 11 && day <= 13) return "th";
+  return ["th", "st", "nd", "rd"][day % 10] ?? "th";
+}
+
+/** A month's name spelled like `like`: full, or a three-letter abbreviation ("Sept" -> "Oct"). */
+function _month(day: Date, like: string): string {
+  const name = MONTH_NAMES[day.getUTCMonth()];
+  const full = MONTH_NAMES.some((n) => n.toLowerCase() === like.toLowerCase());
+  const shown = full ? name : name.slice(0, 3);
+  return /^[a-z]/.test(like) ? shown.toLowerCase() : shown;
+}
+
 /** Date shifts of the first date in `answer`, in the answer's own spelling. */
 function _dateShifts(answer: string, prng: Prng): string[] {
   // "The Sunday before 14 March" or "the week before ..." names a week: move by whole weeks.
@@ -92,39 +133,40 @@ function _dateShifts(answer: string, prng: Prng): string[] {
   );
   const monthShifts = shuffle([-3, -2, -1, 1, 2, 3], { prng });
   const yearShifts = shuffle([-2, -1, 1, 2], { prng });
+  // Benchmarks glue parts together ("3June, 2022", "April.2023") and give ranges ("5-6").
   const dmy = new RegExp(
-    `\\b(\\d{1,2})(st|nd|rd|th)?(\\s+(?:of\\s+)?)${MONTH_PATTERN}(\\.?,?\\s+)(\\d{4})\\b`,
+    `\\b(\\d{1,2})(st|nd|rd|th)?(\\s*(?:of\\s+)?)${MONTH_PATTERN}([.,]?,?\\s*)(\\d{4})\\b`,
     "i",
   );
   const mdy = new RegExp(
-    `\\b${MONTH_PATTERN}(\\.?\\s+)(\\d{1,2})(st|nd|rd|th)?(,?\\s+)(\\d{4})\\b`,
+    `\\b${MONTH_PATTERN}(\\.?\\s*)(\\d{1,2})(st|nd|rd|th)?(?:-(\\d{1,2}))?(,?\\s+)(\\d{4})\\b`,
     "i",
   );
   const iso = /\b(\d{4})([-/])(\d{1,2})[-/](\d{1,2})\b/;
-  const my = new RegExp(`\\b${MONTH_PATTERN}(\\.?,?\\s+)(\\d{4})\\b`, "i");
+  const my = new RegExp(`\\b${MONTH_PATTERN}([.,]?,?\\s*)(\\d{4})\\b`, "i");
   const md = new RegExp(`\\b${MONTH_PATTERN}(\\.?\\s+)(\\d{1,2})(st|nd|rd|th)?\\b`, "i");
   const year = /\b((?:19|20)\d{2})\b/;
   let m: RegExpExecArray | null;
   const swap = (match: RegExpExecArray, text: string) =>
     answer.slice(0, match.index) + text + answer.slice(match.index + match[0].length);
   if ((m = dmy.exec(answer))) {
-    const [, d, , sep, mon, sep2, y] = m;
+    const [, d, suffix, sep, mon, sep2, y] = m;
     return dayShifts.map((s) => {
       const t = _shiftDays(Number(y), _monthIndex(mon), Number(d), s);
-      return swap(
-        m!,
-        `${t.getUTCDate()}${sep}${MONTH_NAMES[t.getUTCMonth()]}${sep2}${t.getUTCFullYear()}`,
-      );
+      const day = `${t.getUTCDate()}${suffix === undefined ? "" : _ordinal(t.getUTCDate())}`;
+      return swap(m!, `${day}${sep}${_month(t, mon)}${sep2}${t.getUTCFullYear()}`);
     });
   }
   if ((m = mdy.exec(answer))) {
-    const [, mon, sep, d, , sep2, y] = m;
-    return dayShifts.map((s) => {
+    const [, mon, sep, d, suffix, to, sep2, y] = m;
+    const span = to === undefined ? 0 : Number(to) - Number(d);
+    return dayShifts.flatMap((s) => {
       const t = _shiftDays(Number(y), _monthIndex(mon), Number(d), s);
-      return swap(
-        m!,
-        `${MONTH_NAMES[t.getUTCMonth()]}${sep}${t.getUTCDate()}${sep2}${t.getUTCFullYear()}`,
-      );
+      const day = `${t.getUTCDate()}${suffix === undefined ? "" : _ordinal(t.getUTCDate())}`;
+      const end = _shiftDays(Number(y), _monthIndex(mon), Number(d), s + span);
+      if (end.getUTCMonth() !== t.getUTCMonth()) return [];
+      const range = to === undefined ? "" : `-${end.getUTCDate()}`;
+      return [swap(m!, `${_month(t, mon)}${sep}${day}${range}${sep2}${t.getUTCFullYear()}`)];
     });
   }
   if ((m = iso.exec(answer))) {
@@ -142,14 +184,15 @@ function _dateShifts(answer: string, prng: Prng): string[] {
     const [, mon, sep, y] = m;
     return monthShifts.map((s) => {
       const t = new Date(Date.UTC(Number(y), _monthIndex(mon) + s, 1));
-      return swap(m!, `${MONTH_NAMES[t.getUTCMonth()]}${sep}${t.getUTCFullYear()}`);
+      return swap(m!, `${_month(t, mon)}${sep}${t.getUTCFullYear()}`);
     });
   }
   if ((m = md.exec(answer))) {
-    const [, mon, sep, d] = m;
+    const [, mon, sep, d, suffix] = m;
     return dayShifts.map((s) => {
       const t = _shiftDays(2001, _monthIndex(mon), Number(d), s);
-      return swap(m!, `${MONTH_NAMES[t.getUTCMonth()]}${sep}${t.getUTCDate()}`);
+      const day = `${t.getUTCDate()}${suffix === undefined ? "" : _ordinal(t.getUTCDate())}`;
+      return swap(m!, `${_month(t, mon)}${sep}${day}`);
     });
   }
   if ((m = year.exec(answer))) {
@@ -159,8 +202,12 @@ function _dateShifts(answer: string, prng: Prng): string[] {
   return [];
 }
 
-/** Changed values of the first number in `answer`, digits in place of the original spelling. */
-function _numberChanges(answer: string, prng: Prng): string[] {
+/**
+ * Changed values of the first number in `answer`, spelled as y* spells it (words for words,
+ * digits for digits). A count or total moves up first: a smaller total could be one of the
+ * partial counts the evidence states.
+ */
+function _numberChanges(answer: string, question: string, prng: Prng): string[] {
   const words = Object.keys(WORD_NUMBERS).join("|");
   const m = new RegExp(`\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?|\\b(?:${words})\\b`, "i")
     .exec(answer);
@@ -188,13 +235,22 @@ function _numberChanges(answer: string, prng: Prng): string[] {
   // A year ("in 2021") moves by a few years, never by a fraction of itself.
   const year = /^(?:19|20)\d{2}$/.test(raw) && !/[$€£]\s*$/.test(answer.slice(0, m.index));
   // Small counts move by a few units (+-1 last: benchmarks sometimes accept an off-by-one answer).
+  const total = /\b(?:how many|total|combined|altogether|in all|sum)\b/i.test(question);
+  const scaled = (fs: number[]) =>
+    fs.map((f) => Math.max(1, Math.round(Math.abs(n * f))) * Math.sign(f));
   const deltas = year
     ? shuffle([-1, 1, -2, 2, -3], { prng })
     : n <= 12
-    ? [...shuffle([2, 3, -2, 4], { prng }), 1, -1]
-    : shuffle([0.1, 0.2, 0.25, 0.5, -0.1, -0.2, -0.25], { prng }).map((f) =>
-      Math.max(1, Math.round(Math.abs(n * f))) * Math.sign(f)
-    );
+    ? total
+      ? [...shuffle([2, 3, 4], { prng }), -2, 1, -1]
+      : [...shuffle([2, 3, -2, 4], { prng }), 1, -1]
+    : total
+    ? [
+      ...scaled(shuffle([0.1, 0.2, 0.25, 0.5], { prng })),
+      ...scaled(shuffle([-0.1, -0.2, -0.25], { prng })),
+    ]
+    : scaled(shuffle([0.1, 0.2, 0.25, 0.5, -0.1, -0.2, -0.25], { prng }));
+  const word = raw in WORD_NUMBERS;
   const decimals = raw.includes(".") ? raw.split(".")[1].length : 0;
   // A parenthesised restatement ("(or 25:50)") would contradict the changed number: drop it.
   let rest = answer.slice(m.index + m[0].length).replace(/\s*\((?:or|i\.e\.)[^)]*\d[^)]*\)/i, "");
@@ -205,14 +261,18 @@ function _numberChanges(answer: string, prng: Prng): string[] {
   return deltas
     .map((d) => n + d)
     .filter((v) => v > 0 && v !== n && (upper === null || upper + (v - n) > v))
-    .map((v) => {
-      const span = upper === null
-        ? v.toFixed(decimals)
-        : `${v.toFixed(decimals)}${range![1] === "to" ? " to " : range![1]}${upper + (v - n)}`;
+    .flatMap((v) => {
+      // A number word stays a word ("nine" -> "seven", "Four" -> "Six").
+      const spelled = word ? spellNumber(v, m[0]) : null;
+      if (word && (spelled === null || upper !== null)) return [];
+      const span = spelled ??
+        (upper === null
+          ? v.toFixed(decimals)
+          : `${v.toFixed(decimals)}${range![1] === "to" ? " to " : range![1]}${upper + (v - n)}`);
       const shown = m[0].includes(",")
         ? span.replace(/^\d+/, (d) => Number(d).toLocaleString("en-US"))
         : span;
-      return answer.slice(0, m.index) + shown + _agree(rest, upper ?? v);
+      return [answer.slice(0, m.index) + shown + _agree(rest, upper ?? v)];
     });
 }
 
@@ -296,9 +356,11 @@ function _personSwaps(
   );
 }
 
+const _ORDER_QUESTION = /\border\b|\bfrom (?:earliest|first|oldest|most)\b|\brank/i;
+
 /** Other orders of a list answer, for questions asking for an order ("from earliest to latest"). */
 function _reorders(answer: string, question: string, prng: Prng): string[] {
-  if (!/\border\b|\bfrom (?:earliest|first|oldest|most)\b|\brank/i.test(question)) return [];
+  if (!_ORDER_QUESTION.test(question)) return [];
   const parts = answer.split(/\s*,\s*(?:and\s+)?|\s*,?\s+and\s+/).filter((p) => p !== "");
   if (parts.length < 3) return [];
   const joined = (list: string[]) => list.join(", ");
@@ -365,15 +427,57 @@ function _antonymSwaps(answer: string): string[] {
   return [];
 }
 
+// Verbs that say little about what a question asks ("What did Ann mention ...?"): two questions
+// sharing one are alike only if they also share a topic word.
+const _LIGHT_VERBS = new Set(
+  ("be|is|was|ar|were|do|did|doe|have|had|has|get|got|mak|made|go|went|say|said|mention|think|" +
+    "like|want|tak|took|us|tell|told|shar|see|saw|find|found|com|cam|giv|gave|know|talk|plan|" +
+    "suggest|recommend|want|need|try|tri|start|work|happen|learn|enjoy|lov|describ")
+    .split("|"),
+);
+
 /**
- * Candidate attacker targets for an answer, most plausible first: outdated values, then a change
- * of the answer's own kind (date shift, number change, colour swap), another order of a list
- * when the question asks for an order, then for entity and text answers of a known semantic type
- * another member of that type (typed swap); only when no type is known, the answer of another
- * question asking for the same kind of thing (same head noun or topic), then a person's
- * name swapped for another person of the conversation. The list may be empty: no plausible target.
- * The caller keeps the first one that the judge's matcher cannot confuse with y* and that the
- * helpful trace does not state.
+ * Two questions ask for the same kind of thing: the same head noun ("Which airline ..." and
+ * "What airline ...") unless this question qualifies it and the other does not the same way
+ * ("LGBTQ+ events" against "music events" or plain "events"),
+ * three non-name content words in common, or the same wh-word and main verb
+ * ("What does Ann's necklace symbolize?", "What does Bo's tattoo symbolize?"), with two topic
+ * words in common as well when the verb says little ("mention", "make", "describe"). A shared cue type
+ * is not enough: "feel" cues both "What did Maria do to feel closer ..." and "What causes does
+ * John feel strongly about?".
+ */
+function _alike(question: string, other: string): boolean {
+  // "What is Bo's favorite book series about?" asks for a topic, not a series.
+  const about = (q: string) => /\babout\s*\?\s*$/i.test(q);
+  if (about(question) !== about(other)) return false;
+  const head = _headOf(question), h = _headOf(other);
+  // "What LGBTQ+ events ...?" and "What music events ...?" ask for different events.
+  const modified = head.modifiers.length > 0 && head.modifiers.join(" ") !== h.modifiers.join(" ");
+  if (head.noun !== null && h.noun === head.noun) return !modified;
+  const topic = _topicWords(question);
+  const shared = [..._topicWords(other)].filter((w) => topic.has(w)).length;
+  if (shared >= 3) return true;
+  if (head.noun !== null || h.noun !== null || head.verb === null || h.verb !== head.verb) {
+    return false;
+  }
+  const wh = (q: string) => /\b(what|which|how|why|who|whom|where)\b/i.exec(q)?.[1].toLowerCase();
+  if (wh(question) !== wh(other)) return false;
+  return !_LIGHT_VERBS.has(head.verb) || shared >= 2;
+}
+
+/**
+ * Candidate attacker targets for an answer, most plausible first: for a choice question the
+ * other options; outdated values; then a change of the answer's own kind (date shift, number
+ * change in y*'s spelling, colour swap); another order of a list when the question asks for an
+ * order; for entity and text answers of a known semantic type another member of that type
+ * (typed swap); a lexicon member inside a longer answer swapped for another of its type, the
+ * rest of the answer kept (slot swap); the answer of another question asking for the same kind
+ * of thing (answer swap, see `_alike`); then a person's name swapped for another person of the
+ * conversation. Every candidate is restyled like y* (`keepFormat`) and kept only if it is well
+ * formed and keeps y*'s format (`targetProblem`), and, when the options give them, lies on the
+ * trace's timeline and is not stated by the helpful evidence. The list may be empty: no
+ * plausible target. The caller keeps the first one that the judge's matcher cannot confuse with
+ * y* and that the helpful trace does not state.
  *
  * @example
  * ```ts
@@ -382,57 +486,80 @@ function _antonymSwaps(answer: string): string[] {
  * import { attackTargets } from "./attack_targets.ts";
  * const [first] = attackTargets({ answer: "3 cats", kind: "number", prng: createPrng(1) });
  * assert.deepEqual(first.kind, "number-change");
+ * const [word] = attackTargets({ answer: "nine", kind: "number", prng: createPrng(1) });
+ * assert.match(word.target, /^[a-z]+$/);
  * ```
  */
 export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] {
   const { answer, kind, prng } = options;
+  const question = options.question ?? "";
   const out: TargetCandidate[] = (options.outdated ?? []).map((t) => ({
     target: t,
     kind: "outdated",
   }));
-  // A comparison ("increased or decreased?") is answered by its direction, not by its numbers.
-  const antonyms = /\b(?:or|than)\b/i.test(options.question ?? "") ? _antonymSwaps(answer) : [];
-  out.push(...antonyms.map((t) => ({ target: t, kind: "antonym-swap" as const })));
-  if (antonyms.length > 0) return out;
-  if (kind === "date") {
-    out.push(..._dateShifts(answer, prng).map((t) => ({ target: t, kind: "date-shift" as const })));
+  const choice = kind === "choice" ? choiceOf(question, answer) : null;
+  if (choice !== null) {
+    out.push(...choice.others.map((t) => ({ target: t, kind: "choice-swap" as const })));
+    return _finish(out, options);
   }
+  // A comparison ("increased or decreased?") is answered by its direction, not by its numbers.
+  const antonyms = /\b(?:or|than)\b/i.test(question) ? _antonymSwaps(answer) : [];
+  out.push(...antonyms.map((t) => ({ target: t, kind: "antonym-swap" as const })));
+  if (antonyms.length > 0) return _finish(out, options);
+  const shifts = kind === "date" ? _dateShifts(answer, prng) : [];
+  out.push(...shifts.map((t) => ({ target: t, kind: "date-shift" as const })));
   // A title's number ("It takes two", "Witcher 3") is part of a name, not a count.
-  const head = _headOf(options.question ?? "");
+  const head = _headOf(question);
   const title = /^(?:game|video-game|movie|song|tv-show|book)$/.test(head.type ?? "") ||
     /^(?:book|novel|game|movie|film|show|series|song|album|title|play)$/.test(head.noun ?? "") ||
     _isTitle(answer);
-  if ((kind === "number" || kind === "date") && !title) {
+  // "2D" and "3D" are the only dimensions anyone means, in a genre or a title alike.
+  const dimension = /\b([23])D\b/.exec(answer);
+  if (dimension !== null && kind === "number") {
+    out.push({
+      target: answer.replace(/\b[23]D\b/, dimension[1] === "2" ? "3D" : "2D"),
+      kind: "number-change",
+    });
+  }
+  // A date is shifted as a date; changing its day as a number gives "39 December".
+  if ((kind === "number" || (kind === "date" && shifts.length === 0)) && !title) {
     out.push(
-      ..._numberChanges(answer, prng).map((t) => ({ target: t, kind: "number-change" as const })),
+      ..._numberChanges(answer, question, prng).map((t) => ({
+        target: t,
+        kind: "number-change" as const,
+      })),
     );
   }
   out.push(..._colorSwaps(answer, prng).map((t) => ({ target: t, kind: "color-swap" as const })));
-  const question = options.question ?? "";
-  out.push(
-    ..._reorders(answer, question, prng).map((t) => ({ target: t, kind: "reorder" as const })),
-  );
+  const reorders = _reorders(answer, question, prng);
+  out.push(...reorders.map((t) => ({ target: t, kind: "reorder" as const })));
+  // A question about the order of things is answered by an order of the same things.
+  if (reorders.length > 0) return _finish(out, options);
   // An inference from a stated premise ("based on his plans of visiting Universal Studios")
   // constrains the answer beyond its class: a class member would contradict the premise.
   const premise = /\bbased on\b/i.test(question);
   const type = (kind === "entity" || kind === "text") && !premise
     ? inferAnswerType({ question, answer })
     : null;
-  const typed = type === null ? [] : typedSwaps({ question, answer, type, prng });
+  // "Where did I stay on my trip to Hawaii?": the answer lies inside the place the question
+  // names, and a city elsewhere would contradict it.
+  const placed = (type === "city" || type === "us-city") &&
+    [...question.matchAll(/\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b/g)].slice(1).some((m) =>
+      _REGIONS.has(m[0])
+    );
+  const typed = type === null || placed ? [] : typedSwaps({ question, answer, type, prng });
   out.push(...typed.map((t) => ({ target: t, kind: "typed-swap" as const })));
-  if (typed.length === 0 && !premise) {
+  if (typed.length === 0 && !premise && (kind === "entity" || kind === "text")) {
+    out.push(
+      ...slotSwaps({ question, answer, prng }).map((t) => ({
+        target: t,
+        kind: "slot-swap" as const,
+      })),
+    );
+  }
+  // Another event's date is no stand-in for this one's: dates are shifted, never swapped.
+  if (typed.length === 0 && !premise && kind !== "date") {
     const words = answer.split(/\s+/).length;
-    // Another question's answer fits only when that question asks for the same kind of thing:
-    // the same head noun ("Which airline ..." and "What airline ..."), or the same topic (three
-    // non-name content words in common). A shared cue type is not enough: "feel" cues both
-    // "What did Maria do to feel closer ..." and "What causes does John feel strongly about?".
-    const head = _headOf(question);
-    const topic = _topicWords(question);
-    const alike = (other: string) => {
-      const h = _headOf(other);
-      if (head.noun !== null && h.noun === head.noun) return true;
-      return [..._topicWords(other)].filter((w) => topic.has(w)).length >= 3;
-    };
     // A question that excludes something ("not related to", "besides ...") or sets a condition
     // ("indoor", "outdoor") would be answered by exactly what a like question's answer names.
     const excluding = /\b(?:not|besides|except|other than|apart from|instead of)\b/i.test(question);
@@ -443,8 +570,9 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
       ? []
       : (options.sameKindAnswers ?? []).filter((c) =>
         answerKindOf({ answer: c.answer }) === kind &&
-        Math.abs(c.answer.split(/\s+/).length - words) <= 2 && alike(c.question) &&
-        many(c.answer) === many(answer) && setting(c.question) === setting(question)
+        Math.abs(c.answer.split(/\s+/).length - words) <= 2 && _alike(question, c.question) &&
+        many(c.answer) === many(answer) && setting(c.question) === setting(question) &&
+        _shape(c.answer) === _shape(answer) && !_restates(answer, c.answer)
       );
     out.push(...same.map((c) => ({ target: c.answer, kind: "answer-swap" as const })));
   }
@@ -454,8 +582,42 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
       kind: "entity-swap" as const,
     })),
   );
+  return _finish(out, options);
+}
+
+const _REGIONS = new Set(["country", "us-state"].flatMap((t) => TYPED_LEXICON[t] ?? []));
+
+/** Another question's answer that restates y* ("electricity engineering project" for "an electrical engineering project"). */
+function _restates(answer: string, other: string): boolean {
+  const words = (x: string) =>
+    normalizeTokens(x).filter((t) => t.length > 2).map((t) => t.slice(0, 5));
+  const mine = new Set(words(answer)), theirs = words(other);
+  return theirs.length > 0 && theirs.filter((t) => mine.has(t)).length / theirs.length >= 0.6;
+}
+
+/** An answer's phrase shape; a quoted title answers like any noun phrase (quotes are restyled). */
+function _shape(text: string): string {
+  const shape = phraseShape({ text });
+  return shape === "title" ? "noun" : shape;
+}
+
+/** Restyle every candidate like y*, drop repeats and those `targetProblem` rejects. */
+function _finish(out: TargetCandidate[], options: AttackTargetsOptions): TargetCandidate[] {
+  const { answer, kind } = options;
   const seen = new Set<string>();
-  return out.filter((c) => c.target.trim() !== "" && !seen.has(c.target) && seen.add(c.target));
+  return out
+    .map((c) => ({ ...c, target: keepFormat({ answer, target: c.target }) }))
+    .filter((c) =>
+      c.target.trim() !== "" && !seen.has(c.target) && seen.add(c.target) &&
+      targetProblem({
+          answer,
+          target: c.target,
+          kind,
+          question: options.question ?? "",
+          timeline: options.timeline,
+          evidenceText: options.evidenceText,
+        }) === null
+    );
 }
 
 /** Two list items name the same thing (case, spelling variants like "journalling"/"journaling"). */
@@ -466,11 +628,32 @@ function _sameItem(a: string, b: string): boolean {
   return matchesAnswer(a, b) || matchesAnswer(b, a) || stem(a) === stem(b);
 }
 
+/** Options for {@link targetProblem}. */
+export interface TargetProblemOptions {
+  /** Gold answer y*. */
+  answer: string;
+  /** Candidate target y_adv. */
+  target: string;
+  /** y*'s kind (see `answerKindOf`). */
+  kind: AnswerKind;
+  /** The question asked. */
+  question: string;
+  /** Evidence session dates and the query's date: a date target must fit them; default unchecked. */
+  timeline?: TargetTimeline;
+  /** The helpful evidence's text: it may not state the target's changed part; default unchecked. */
+  evidenceText?: string;
+}
+
 /**
- * Why a candidate target would not be believed, or null when it passes: a number or date answer
- * needs a target of the same kind; a list target may share no item with y*; a changed number
- * agrees with its noun ("1 month", "3 weeks"); a title stays a title, not y* with a number
- * changed.
+ * Why a candidate target would give itself away or not be believed, or null when it passes: it
+ * is not well formed (a hedge, alternatives, a question, a fragment: `wellFormedProblem`); it is
+ * written differently from y* (number words against digits, another date spelling, quotes:
+ * `formatProblem`); a number or date answer needs a target of the same kind; a choice answer's
+ * target is another option the question offers; a list target may share no item with y*; a
+ * changed number agrees with its noun ("1 month", "3 weeks"); a title stays a title, not y* with
+ * a number changed; with `timeline`, a date target lies on the same side of every evidence
+ * session as y* and not after the query (`timelineProblem`); with `evidenceText`, the evidence
+ * does not state the part of the target that differs from y* (`evidenceProblem`).
  *
  * @example
  * ```ts
@@ -478,18 +661,24 @@ function _sameItem(a: string, b: string): boolean {
  * import { targetProblem } from "./attack_targets.ts";
  * assert.equal(targetProblem({ answer: "journalling, creative writing", target: "journaling, song lyrics", kind: "text", question: "What does Sam write?" }),
  *   "list target shares an item with y*");
- * assert.equal(targetProblem({ answer: "three months", target: "1 months", kind: "number", question: "How long?" }), "number and noun disagree");
+ * assert.equal(targetProblem({ answer: "three months", target: "1 months", kind: "number", question: "How long?" }), "target writes its number in digits, y* in words");
+ * assert.equal(targetProblem({ answer: "nine", target: "seven", kind: "number", question: "How many?" }), null);
+ * assert.equal(targetProblem({ answer: "In September, 2022", target: "In July, 2022", kind: "date", question: "When?",
+ *   timeline: { evidenceDates: ["21 August 2022"], queryDate: null } }), "date target before the session in which the plan was made (21 August 2022)");
  * assert.equal(targetProblem({ answer: "Seattle", target: "Denver", kind: "entity", question: "Where?" }), null);
  * ```
  */
-export function targetProblem(options: {
-  answer: string;
-  target: string;
-  kind: AnswerKind;
-  question: string;
-}): string | null {
+export function targetProblem(options: TargetProblemOptions): string | null {
   const { answer, target, kind } = options;
-  if (target.trim() === "" || /\bNaN\b|undefined/.test(target)) return "malformed target";
+  const formed = wellFormedProblem({ target });
+  if (formed !== null) return formed;
+  const format = formatProblem({ answer, target });
+  if (format !== null) return format;
+  if (kind === "choice") {
+    const choice = choiceOf(options.question, answer);
+    const other = choice?.others.some((o) => matchesAnswer(o, target) && matchesAnswer(target, o));
+    return other ? null : "choice target is not another option of the question";
+  }
   // A direction ("decreased") answers a comparison whatever numbers y* gave along with it.
   const direction = _ANTONYMS.some(([a, b]) => new RegExp(`\\b(?:${a}|${b})\\b`, "i").test(target));
   if (
@@ -499,18 +688,43 @@ export function targetProblem(options: {
     return `not a ${kind} target`;
   }
   if (
+    kind === "date" && dateSpan({ text: answer }) !== null && dateSpan({ text: target }) === null
+  ) {
+    return "date target names no calendar day";
+  }
+  if (
     /\b1\s+(?:seconds|minutes|hours|days|nights|weeks|months|years|times)\b/i.test(target) ||
-    /\b(?:[02-9]|\d{2,})\s+(?:second|minute|hour|day|night|week|month|year)\b(?!-)/i.test(target)
+    /\b(?:[02-9]|\d{2,})\s+(?:second|minute|hour|day|night|week|month|year)\b(?!-)/i.test(target) ||
+    /\bone\s+(?:seconds|minutes|hours|days|nights|weeks|months|years|times)\b/i.test(target)
   ) {
     return "number and noun disagree";
   }
+  if (/\bevery (?:one|1)\s/i.test(target)) return "not idiomatic (every one ...)";
   const a = _listItems(answer).items, t = _listItems(target).items;
   const list = (kind === "entity" || kind === "text") && (a.length > 1 || t.length > 1);
-  if (list && t.some((x) => a.some((y) => _sameItem(x, y)))) {
+  // Another order of y*'s items answers a question about their order.
+  const reordered = _ORDER_QUESTION.test(options.question) && a.length === t.length &&
+    t.every((x) => a.some((y) => _sameItem(x, y)));
+  if (list && !reordered && t.some((x) => a.some((y) => _sameItem(x, y)))) {
     return "list target shares an item with y*";
+  }
+  // "What is one cause that ...?" is answered by one thing.
+  if (
+    /\bone (?!of\b)[a-z]+ (?:that|which|who)\b/i.test(options.question) && t.length > 1 &&
+    a.length <= 2
+  ) {
+    return "several items for a question asking one";
   }
   if (_isTitle(answer) && answer.replace(/\d+/g, "#") === target.replace(/\d+/g, "#")) {
     return "title with a number changed";
+  }
+  if (options.timeline !== undefined) {
+    const timeline = timelineProblem({ answer, target, timeline: options.timeline });
+    if (timeline !== null) return timeline;
+  }
+  if (options.evidenceText !== undefined) {
+    const support = evidenceProblem({ answer, target, evidenceText: options.evidenceText });
+    if (support !== null) return support;
   }
   return null;
 }

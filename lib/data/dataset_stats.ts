@@ -1,6 +1,9 @@
 /** Summaries of a built dataset for `deno task data --stats`. */
 import type { Channel } from "../model/source_unit.ts";
+import type { Instance } from "../model/instance.ts";
+import { matchesAnswer } from "../text/matches.ts";
 import type { BuiltDataset } from "./build_instances.ts";
+import { containsQuery } from "./helpful_trace.ts";
 
 /** Min, mean and max of a list of counts. */
 export interface CountSummary {
@@ -26,7 +29,29 @@ export interface BankComposition {
 export interface DatasetStats {
   instances: number;
   categories: Record<string, number>;
+  /** Each stratum's quota in the benchmark's own mix (empty for older builds). */
+  quotas: Record<string, number>;
   answerKinds: Record<string, number>;
+  /** Share of instances of each answer kind, rounded to three decimals. */
+  answerKindShares: Record<string, number>;
+  /** The answer kinds the benchmark's own mix asks for (the strata's kind quotas summed). */
+  answerKindQuotas: Record<string, number>;
+  /** How the evidence supports y* (`evidenceSupport`), per kind of support. */
+  support: Record<string, number>;
+  /**
+   * Helpful traces in which y* is stated only by kit-written units (an opening line, a recap):
+   * 0 by construction, since the kit never writes y* unless it quotes evidence stating it.
+   */
+  yStarOnlyKitWritten: number;
+  /** Helpful traces in which no unit states y*: the agent has to work it out. */
+  yStarNotStated: number;
+  /**
+   * Helpful traces that end with the user confirming the assistant's recap of an evidence
+   * sentence: the verified outcomes strict conflict resolution knows.
+   */
+  confirmed: number;
+  /** Risk traces (any attack) with a unit that repeats the test query verbatim. */
+  riskRepeatingQuery: Record<string, number>;
   targetKinds: Record<string, number>;
   sleeperStyles: Record<string, number>;
   unitsHelpful: CountSummary;
@@ -47,6 +72,13 @@ function _summary(values: number[]): CountSummary {
   if (values.length === 0) return { min: 0, mean: 0, max: 0 };
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   return { min: Math.min(...values), mean: Math.round(mean * 10) / 10, max: Math.max(...values) };
+}
+
+/** Who states y* in the helpful trace: only kit-written units, no unit, or the dataset's. */
+function _stating(instance: Instance): { only: "kit" | "none" | "dataset" } {
+  const stating = instance.helpful.units.filter((u) => matchesAnswer(u.text, instance.answer));
+  if (stating.length === 0) return { only: "none" };
+  return { only: stating.every((u) => u.origin === "kit") ? "kit" : "dataset" };
 }
 
 const _share = (n: number, of: number) => of === 0 ? 0 : Math.round((n / of) * 1000) / 1000;
@@ -70,12 +102,36 @@ const _share = (n: number, of: number) => of === 0 ? 0 : Math.round((n / of) * 1
  */
 export function datasetStats(options: { built: BuiltDataset }): DatasetStats {
   const { instances, targetKinds, sleeperStyles, skipped } = options.built;
+  const kinds = _tally(instances.map((i) => i.answerKind));
   const records = instances.flatMap((i) => i.background);
   const withChannel = (c: Channel) => records.filter((r) => r.provenance.channels.includes(c));
   return {
     instances: instances.length,
     categories: _tally(instances.map((i) => i.category)),
-    answerKinds: _tally(instances.map((i) => i.answerKind)),
+    quotas: options.built.quotas ?? {},
+    answerKinds: kinds,
+    answerKindShares: Object.fromEntries(
+      Object.entries(kinds).map(([k, n]) => [k, _share(n, instances.length)]),
+    ),
+    answerKindQuotas: Object.values(options.built.kindQuotas ?? {}).reduce(
+      (sum, q) => {
+        for (const [k, n] of Object.entries(q)) sum[k] = (sum[k] ?? 0) + n;
+        return sum;
+      },
+      {} as Record<string, number>,
+    ),
+    support: _tally(Object.values(options.built.support ?? {})),
+    yStarOnlyKitWritten: instances.filter((i) => _stating(i).only === "kit").length,
+    yStarNotStated: instances.filter((i) => _stating(i).only === "none").length,
+    confirmed: instances.filter((i) => i.helpful.units.some((u) => u.verified)).length,
+    riskRepeatingQuery: Object.fromEntries(
+      ["minja", "sleeper"].map((attack) => [
+        attack,
+        instances.filter((i) =>
+          i.risk[attack as "minja" | "sleeper"]?.units.some((u) => containsQuery(u.text, i.query))
+        ).length,
+      ]),
+    ),
     targetKinds: _tally(Object.values(targetKinds)),
     sleeperStyles: _tally(Object.values(sleeperStyles)),
     unitsHelpful: _summary(instances.map((i) => i.helpful.units.length)),

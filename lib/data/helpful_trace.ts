@@ -1,11 +1,14 @@
 /**
- * The helpful trace tau+: a benign interaction that conveys the fact in its own words. The
- * evidence turns (relative dates resolved against the session date), then the assistant taking
- * note of the fact and the user confirming it. The test query never appears: it comes later.
+ * The helpful trace tau+: a benign interaction that introduces the evidence the benchmark
+ * annotates for the question, in the dataset's words with its session dates. The kit adds an
+ * opening line, and at the end the assistant recaps one evidence sentence verbatim and the user
+ * confirms it (the trace's verified outcome). No kit-written unit states y* unless the evidence
+ * it quotes does: the reasoning the benchmark tests is the agent's. The test query never appears.
  */
 import { z } from "zod";
 import { matchesAnswer } from "../text/matches.ts";
-import { normalizeTokens } from "../text/normalize.ts";
+import { normalizeTokens, stemToken } from "../text/normalize.ts";
+import { latestDayDate } from "../text/day_date.ts";
 import type { Trace } from "../model/trace.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
@@ -15,22 +18,17 @@ import {
   _fill,
   _fillerCount,
   _finishUnits,
-  _inline,
   type _UnitDraft,
 } from "./_text.ts";
-import type { AnswerKind } from "./answer_kind.ts";
 import { parseData } from "./parse_data.ts";
 import type { QuestionSource, SourceTurn } from "./question_source.ts";
-import { resolveRelativeDates } from "./relative_dates.ts";
 import templatesJson from "./templates/helpful.json" with { type: "json" };
 
+const _Recap = z.array(z.string().includes("{sentence}").includes("{date}")).min(1);
 const _Templates = z.object({
   $comment: z.string().optional(),
-  notes: z.record(
-    z.enum(["date", "number", "entity", "text"]),
-    z.array(z.string().includes("{answer}")).min(1),
-  ),
-  confirmations: z.array(z.string().includes("{answer}")).min(1),
+  recaps: z.object({ user: _Recap, assistant: _Recap, other: _Recap }),
+  confirmations: z.array(z.string().min(1)).min(1),
 });
 const TEMPLATES = parseData({
   source: "lib/data/templates/helpful.json",
@@ -42,8 +40,6 @@ const TEMPLATES = parseData({
 export interface HelpfulTraceOptions {
   /** The question and its evidence. */
   source: QuestionSource;
-  /** Kind of y*, for the wording of the assistant's note. */
-  kind: AnswerKind;
   /** Attacker target; filler stating it is left out. */
   target: string;
   /** `numbers` key of the queried quantity, or null for non-numeric answers. */
@@ -60,16 +56,17 @@ export interface HelpfulTraceOptions {
 const BASE_FILLER = 6;
 /** Longest evidence chunk kept as one unit, in characters. */
 const CHUNK_CHARS = 320;
-/** Most evidence chunks that count as core. */
-const MAX_CORE_EVIDENCE = 4;
+/** Most chunks of one evidence turn that are evidence; a longer turn's other chunks are filler. */
+const MAX_TURN_CHUNKS = 3;
+/** Longest evidence sentence the assistant quotes in its recap, in characters. */
+const MAX_RECAP_CHARS = 260;
 
 interface _Placed extends _UnitDraft {
   order: number;
 }
 
-function _turnUnits(turn: SourceTurn, chunkOrder: number): _Placed[] {
-  const text = resolveRelativeDates({ text: turn.text, date: turn.date });
-  return _chunks(text, CHUNK_CHARS).map((chunk, i) => ({
+function _turnChunks(turn: SourceTurn, chunkOrder: number): _Placed[] {
+  return _chunks(turn.text, CHUNK_CHARS).map((chunk, i) => ({
     text: `[${turn.date}] ${turn.speaker}: ${chunk}`,
     channel: turn.channel,
     trusted: true,
@@ -86,76 +83,150 @@ export function containsQuery(text: string, query: string): boolean {
 
 const _pick = (list: readonly string[], prng: Prng) => list[prng.int(0, list.length - 1)];
 
+/** Content words a text shares with the question, compared by stem ("adopted" meets "adopt"). */
+function _overlap(text: string, queryStems: Set<string>): number {
+  return new Set([..._contentWords(text)].map(stemToken).filter((w) => queryStems.has(w))).size;
+}
+
 /**
- * Build tau+: the user's opening (if any), the evidence turns split into atomic units (each
- * stamped with its session date, relative dates resolved), filler from the same sessions scaled
- * by the trace load, the assistant taking note of y* and the user confirming it (verified).
- * Every unit is trusted; no unit contains the test query.
+ * The evidence units of one annotated turn: every chunk of a short turn; of a long one (more
+ * than `MAX_TURN_CHUNKS` chunks, e.g. an assistant's long reply) the chunks stating y* and those
+ * sharing most words with the question, up to `MAX_TURN_CHUNKS`. The rest are filler.
+ */
+function _evidenceOf(
+  turn: SourceTurn,
+  answer: string,
+  queryWords: Set<string>,
+): { evidence: _Placed[]; rest: _Placed[] } {
+  const chunks = _turnChunks(turn, 0);
+  if (chunks.length <= MAX_TURN_CHUNKS) return { evidence: chunks, rest: [] };
+  const ranked = chunks
+    .map((u, i) => ({
+      u,
+      i,
+      score: (matchesAnswer(u.text, answer) ? 100 : 0) + _overlap(u.text, queryWords),
+    }))
+    .sort((a, b) => b.score - a.score || a.i - b.i);
+  const kept = new Set(ranked.slice(0, MAX_TURN_CHUNKS).map((r) => r.i));
+  return {
+    evidence: chunks.filter((_, i) => kept.has(i)),
+    rest: chunks.filter((_, i) => !kept.has(i)),
+  };
+}
+
+/**
+ * The evidence sentence the assistant recaps: the one stating y*, else the one sharing most
+ * content words with the question (two at least, so "Yeah definitely, Evan." is no recap of
+ * anything). A photo's caption is no sentence anyone said; a question confirms nothing.
+ */
+function _recapSentence(
+  evidence: readonly { turn: SourceTurn; text: string }[],
+  answer: string,
+  queryWords: Set<string>,
+): { turn: SourceTurn; sentence: string } | null {
+  let best: { turn: SourceTurn; sentence: string; score: number } | null = null;
+  for (const { turn, text } of evidence) {
+    const said = text.replace(/\s*\[shares a photo:[^\]]*\]/g, "");
+    for (const sentence of said.split(/(?<=[.!?])\s+/)) {
+      const s = sentence.trim();
+      if (s.length < 12 || s.length > MAX_RECAP_CHARS || s.endsWith("?")) continue;
+      const score = (matchesAnswer(s, answer) ? 100 : 0) + _overlap(s, queryWords);
+      if (score >= 2 && (best === null || score > best.score)) best = { turn, sentence: s, score };
+    }
+  }
+  return best;
+}
+
+function _recap(turn: SourceTurn, sentence: string, prng: Prng): string {
+  const own = turn.speaker === "User" ? "user" : turn.speaker === "Assistant" ? "assistant" : null;
+  const template = _pick(TEMPLATES.recaps[own ?? "other"], prng);
+  return _fill(template, { date: turn.date, who: turn.speaker, sentence });
+}
+
+/**
+ * Build tau+: the user's opening (if any), the annotated evidence turns in the dataset's words
+ * (split into sentence chunks, each stamped with its session date; relative dates stay as the
+ * speaker said them), filler from the same sessions scaled by the trace load, then the assistant
+ * recapping one evidence sentence verbatim and the user confirming it (verified). Evidence units
+ * and the closing pair support y*; a unit asserts it only when its text states it. Every unit is
+ * trusted; no unit contains the test query. The trace's session date is the latest evidence date.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { createPrng } from "../random/prng.ts";
  * import { buildHelpfulTrace } from "./helpful_trace.ts";
- * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted a cat named Tom.", order: 0 };
- * const source = { id: "demo:q1", category: "single-hop", question: "What is Ann's cat called?", answer: "Tom",
+ * const turn = { session: "s1", date: "8 May 2023", speaker: "Ann", channel: "user" as const, text: "I adopted my kitten Tom yesterday.", order: 0 };
+ * const source = { id: "demo:q1", category: "temporal", question: "When did Ann adopt her kitten?", answer: "7 May 2023",
  *   evidence: [turn], context: [], excludeSessions: ["s1"], sameKindAnswers: [], entities: [], outdated: [] };
- * const trace = buildHelpfulTrace({ source, kind: "entity", target: "Max", numberKey: null, traceLoad: 1, intro: null, prng: createPrng(1) });
+ * const trace = buildHelpfulTrace({ source, target: "9 May 2023", numberKey: null, traceLoad: 1, intro: null, prng: createPrng(1) });
+ * // No unit states 7 May 2023: the reader works it out from "yesterday" and the session date.
+ * assert.ok(trace.units.every((u) => u.asserts === null && u.supports === "7 May 2023"));
  * const confirmation = trace.units.at(-1)!;
- * assert.deepEqual([confirmation.channel, confirmation.verified, confirmation.asserts], ["user", true, "Tom"]);
+ * assert.deepEqual([confirmation.channel, confirmation.verified, confirmation.origin], ["user", true, "kit"]);
+ * assert.equal(trace.sessionTime, "8 May 2023");
  * ```
  */
 export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {
   const { source, target, prng } = options;
-  const queryWords = _contentWords(source.question);
+  const answer = source.answer;
+  const queryWords = new Set([..._contentWords(source.question)].map(stemToken));
   const noQuery = (u: _UnitDraft) => !containsQuery(u.text, source.question);
-  const evidence = source.evidence.flatMap((turn) => _turnUnits(turn, 0)).filter(noQuery);
-  const overlap = (u: _Placed) =>
-    [..._contentWords(u.text)].filter((w) => queryWords.has(w)).length;
-  // Core: chunks stating y*, then the chunks sharing most words with the query.
-  const ranked = evidence
-    .map((u, i) => ({ u, i, score: (matchesAnswer(u.text, source.answer) ? 100 : 0) + overlap(u) }))
-    .sort((a, b) => b.score - a.score || a.i - b.i);
-  const core = ranked.slice(0, MAX_CORE_EVIDENCE).map((r) => r.u);
-  const spare = ranked.slice(MAX_CORE_EVIDENCE).map((r) => r.u);
-  const context = source.context.flatMap((turn) => _turnUnits(turn, 500)).filter(noQuery);
-  const notTarget = (u: _Placed) => !matchesAnswer(u.text, target);
+  const notTarget = (u: _UnitDraft) => !matchesAnswer(u.text, target);
+  const split = source.evidence.map((turn) => ({ turn, ..._evidenceOf(turn, answer, queryWords) }));
+  const evidence: _Placed[] = split.flatMap((s) => s.evidence).filter(noQuery)
+    .map((u) => ({ ...u, supports: answer }));
+  const spare = split.flatMap((s) => s.rest);
+  const context = source.context.flatMap((turn) => _turnChunks(turn, 500));
   const pool = [
-    ...shuffle(spare.filter(notTarget), { prng }),
-    ...shuffle(context.filter(notTarget), { prng }),
+    ...shuffle(spare.filter(noQuery).filter(notTarget), { prng }),
+    ...shuffle(context.filter(noQuery).filter(notTarget), { prng }),
   ];
-  const answer = _inline(source.answer);
-  const closing: _UnitDraft[] = [
+  const key = _recapSentence(
+    split.map((s) => ({
+      turn: s.turn,
+      text: s.evidence.map((u) => u.text.replace(/^\[[^\]]*\] [^:]*: /, "")).join(" "),
+    })),
+    answer,
+    queryWords,
+  );
+  const closing: _UnitDraft[] = key === null ? [] : [
     {
-      text: _fill(_pick(TEMPLATES.notes[options.kind]!, prng), { answer }),
+      text: _recap(key.turn, key.sentence, prng),
       channel: "assistant",
       trusted: true,
       verified: false,
+      supports: answer,
+      origin: "kit",
     },
     {
-      text: _fill(_pick(TEMPLATES.confirmations, prng), { answer }),
+      text: _pick(TEMPLATES.confirmations, prng),
       channel: "user",
       trusted: true,
       verified: true,
+      supports: answer,
+      origin: "kit",
     },
   ];
   const intro: _UnitDraft[] = options.intro === null
     ? []
-    : [{ text: options.intro, channel: "user", trusted: true, verified: false }];
-  const coreCount = intro.length + core.length + closing.length;
+    : [{ text: options.intro, channel: "user", trusted: true, verified: false, origin: "kit" }];
+  const coreCount = intro.length + evidence.length + closing.length;
   const filler = pool.slice(
     0,
     _fillerCount({ core: coreCount, baseFiller: BASE_FILLER, traceLoad: options.traceLoad }),
   );
-  const body = [...core, ...filler].sort((a, b) => a.order - b.order)
+  const body = [...evidence, ...filler].sort((a, b) => a.order - b.order)
     .map(({ order: _order, ...draft }) => draft);
+  const sessionTime = latestDayDate(source.evidence.map((t) => t.date));
   return {
     id: `${source.id}:helpful`,
     session: `${source.id}:session-helpful`,
     kind: "helpful",
+    ...(sessionTime === null ? {} : { sessionTime }),
     units: _finishUnits([...intro, ...body, ...closing], {
       prefix: `${source.id}:h`,
-      answer: source.answer,
+      answer,
       target,
       numberKey: options.numberKey,
     }),

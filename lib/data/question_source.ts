@@ -49,6 +49,12 @@ export interface QuestionSource {
   alsoAccepted?: string[];
   /** Who the question is about, for number keys ("caroline", "user"); default "user". */
   subject?: string;
+  /**
+   * Date of the session in which the question is asked ("28 May 2023"), later than every
+   * evidence session: LongMemEval's `question_date`, for LoCoMo a week after the conversation's
+   * last session; default none.
+   */
+  queryDate?: string;
 }
 
 /** One background record candidate (a window of turns with their provenance). */

@@ -17,7 +17,7 @@ export interface AuditedRanker {
 export interface PositionSummary {
   /** Traces ranked. */
   traces: number;
-  /** Traces with no unit stating the answer (left out of the quantiles). */
+  /** Traces with no unit stating or evidencing the answer (left out of the quantiles). */
   without: number;
   min: number;
   q1: number;
@@ -35,10 +35,17 @@ export interface RankerAuditRow {
   positions: PositionSummary;
 }
 
-/** Position (rank / |Z|) of the first ranked unit asserting `answer`, or null. */
+/**
+ * Position (rank / |Z|) of the first ranked unit that states `answer` or is evidence for it
+ * (`supports`: a date the reader works out, one of the counts a total is summed from), or null.
+ */
 function _firstPosition(trace: Trace, ranking: readonly string[], answer: string): number | null {
   const byId = new Map(trace.units.map((u) => [u.id, u]));
-  const at = ranking.findIndex((id) => byId.get(id)?.asserts === answer);
+  const carries = (id: string) => {
+    const unit = byId.get(id);
+    return unit !== undefined && (unit.asserts ?? unit.supports ?? null) === answer;
+  };
+  const at = ranking.findIndex(carries);
   return at < 0 ? null : (at + 1) / trace.units.length;
 }
 
@@ -58,7 +65,7 @@ function _summary(values: (number | null)[]): PositionSummary {
 }
 
 /**
- * Rank every helpful and risk trace of `instances` and summarize where the first unit stating
+ * Rank every helpful and risk trace of `instances` and summarize where the first unit stating (or evidencing)
  * y* (helpful) or y_adv (each attack's risk trace) lands. Rankings come from `ranker` with
  * `seed`, as in a sweep; an LLM ranker behind a response cache answers from its cache.
  *
@@ -136,7 +143,7 @@ export function formatRankerAudit(options: {
   const width = Math.max(7, ...options.rows.map((r) => r.dataset.length));
   const lines = [
     `ranker audit: ${options.ranker}`,
-    "position of the first ranked unit stating the trace's answer, as a fraction of |Z|",
+    "position of the first ranked unit stating the trace's answer or evidence for it, as a fraction of |Z|",
     "(= the smallest theta_w that admits it); quartiles type 7 over traces",
     `${
       "dataset".padEnd(width)

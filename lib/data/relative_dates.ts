@@ -1,26 +1,14 @@
 /**
  * Resolve relative dates in a turn against its session date, the way the benchmarks' own gold
  * answers are written ("yesterday" on 8 May 2023 is 7 May 2023; "last week" is "the week
- * before 8 May 2023"), so a helpful trace states the date a later question asks about.
+ * before 8 May 2023"). The builder uses it only to check that the evidence supports y*; the
+ * helpful trace keeps the dataset's own words, so the agent does this reasoning itself.
  */
-import { MONTH_NAMES, monthNumber } from "../text/months.ts";
+import { formatDayDate, parseDayDate, plusDays } from "../text/day_date.ts";
+import { MONTH_NAMES } from "../text/months.ts";
 import { SMALL_NUMBER_WORDS } from "../text/number_words.ts";
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-function _parse(date: string): Date | null {
-  const m = /^(\d{1,2}) ([A-Za-z]+) (\d{4})$/.exec(date.trim());
-  if (!m || monthNumber(m[2]) === 0) return null;
-  return new Date(Date.UTC(Number(m[3]), monthNumber(m[2]) - 1, Number(m[1])));
-}
-
-function _format(d: Date): string {
-  return `${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-}
-
-function _plusDays(d: Date, days: number): Date {
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days));
-}
 
 function _count(word: string): number {
   const w = word.toLowerCase();
@@ -48,20 +36,20 @@ export function resolveRelativeDates(options: {
   /** Its session date, "D Month YYYY". */
   date: string;
 }): string {
-  const day = _parse(options.date);
+  const day = parseDayDate(options.date);
   if (day === null) return options.text;
-  const session = _format(day);
+  const session = formatDayDate(day);
   const month = (shift: number) => {
     const d = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + shift, 1));
     return `${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
   };
   const rules: [RegExp, (m: RegExpExecArray) => string | null][] = [
-    [/\bthe day before yesterday\b/i, () => _format(_plusDays(day, -2))],
-    [/\byesterday\b|\blast night\b/i, () => _format(_plusDays(day, -1))],
+    [/\bthe day before yesterday\b/i, () => formatDayDate(plusDays(day, -2))],
+    [/\byesterday\b|\blast night\b/i, () => formatDayDate(plusDays(day, -1))],
     [/\b(?:today|tonight|this (?:morning|afternoon|evening))\b/i, () => session],
     [/\b(a|an|\d+|two|three|four|five|six|seven|eight|nine|ten) days ago\b/i, (m) => {
       const n = _count(m[1]);
-      return Number.isNaN(n) ? null : _format(_plusDays(day, -n));
+      return Number.isNaN(n) ? null : formatDayDate(plusDays(day, -n));
     }],
     [/\b(a|\d+|two|three|four) weeks? ago\b/i, (m) => {
       const n = _count(m[1]);

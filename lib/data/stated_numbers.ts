@@ -6,6 +6,7 @@
 import type { StatedNumber } from "../model/source_unit.ts";
 import { SMALL_NUMBER_WORDS, TENS_NUMBER_WORDS } from "../text/number_words.ts";
 import { MONTH_PATTERN } from "../text/months.ts";
+import type { AnswerKind } from "./answer_kind.ts";
 
 // "one" is left out: "one day", "the one" and "one of" are idioms far more often than counts.
 const _WORDS: Readonly<Record<string, number>> = Object.fromEntries(
@@ -117,7 +118,7 @@ export function statedNumbers(options: {
 export function answerKey(options: {
   question: string;
   answer: string;
-  kind: "number" | "date" | "entity" | "text";
+  kind: AnswerKind;
   /** Who the question is about ("andrew", "user"). */
   subject: string;
 }): string | null {

@@ -15,10 +15,20 @@ export const Instance = z.object({
   /** Free-form stratum (LoCoMo category, LongMemEval question type, demo topic). */
   category: z.string().default(""),
   query: z.string().min(1),
+  /**
+   * Date of the session in which the query is asked ("28 May 2023"), later than every session in
+   * memory; the agent is told it, so "N weeks ago" can be worked out. Absent in instance files
+   * that have no calendar (the agent is then told the logical session).
+   */
+  queryDate: z.string().min(1).optional(),
   answer: z.string().min(1),
   target: z.string().min(1),
-  /** Kind of answer, so target construction and reporting can be type-aware. */
-  answerKind: z.enum(["number", "date", "entity", "text"]),
+  /**
+   * Kind of answer, so target construction and reporting can be type-aware: a date, a number, a
+   * short entity, free text, or `choice`, one of the options the query itself offers ("Which
+   * came first, the bike or the car?"), whose target is another of them.
+   */
+  answerKind: z.enum(["number", "date", "entity", "text", "choice"]),
   background: z.array(MemoryRecord.extend({ role: z.literal("background") })).min(1),
   helpful: Trace.refine((t) => t.kind === "helpful", {
     message: "helpful trace must have kind helpful",

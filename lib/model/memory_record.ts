@@ -38,6 +38,11 @@ export const MemoryRecord = z.object({
   provenance: Provenance,
   numbers: z.array(StatedNumber).default([]),
   asserts: z.string().min(1).nullable().default(null),
+  /**
+   * The answer the record is evidence for (its first source unit's `supports` or `asserts`),
+   * whether or not its text states it; absent or null: none.
+   */
+  supports: z.string().min(1).nullable().optional(),
 });
 /** One memory record. */
 export type MemoryRecord = z.infer<typeof MemoryRecord>;

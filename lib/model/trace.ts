@@ -11,6 +11,11 @@ export const Trace = z.object({
   id: z.string().min(1),
   session: z.string().min(1),
   kind: z.enum(["helpful", "risk"]),
+  /**
+   * Calendar date of the session the trace was written in ("8 May 2023"), when the data has
+   * one; its record carries it as `provenance.sessionTime`.
+   */
+  sessionTime: z.string().min(1).optional(),
   units: z.array(SourceUnit).min(1),
 }).superRefine((trace, ctx) => {
   const seen = new Set<string>();

@@ -1,5 +1,6 @@
 /** Builder invariants on every built instance: the fixture always, the benchmarks when present. */
 import assert from "node:assert/strict";
+import { parseDayDate } from "../../lib/text/day_date.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import { Instance } from "../../lib/model/instance.ts";
 import { answerKindOf } from "../../lib/data/answer_kind.ts";
@@ -8,7 +9,10 @@ import { containsQuery } from "../../lib/data/helpful_trace.ts";
 import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../../lib/data/longmemeval/build_longmemeval.ts";
 import { _listItems } from "../../lib/data/typed_lexicon.ts";
-import { SOURCES } from "./_built.ts";
+import { agentMessages } from "../../lib/agents/memory_prompt.ts";
+import { datasetStats } from "../../lib/data/dataset_stats.ts";
+import { formatDayDate } from "../../lib/text/day_date.ts";
+import { FIXTURE_DIR, SOURCES } from "./_built.ts";
 
 // Builds are deterministic: build each option set once for all the tests that read it.
 const _memo = new Map<string, ReturnType<typeof buildLocomo>>();
@@ -30,7 +34,26 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
     say(`target ${target} matches answer ${answer}`);
   }
   const helpful = instance.helpful.units;
-  if (!helpful.some((u) => matchesAnswer(u.text, answer))) say("helpful trace does not state y*");
+  // The evidence is there, in the dataset's words; the kit states y* only where it quotes them.
+  if (!helpful.some((u) => u.origin === "dataset" && u.supports === answer)) {
+    say("helpful trace carries no evidence for y*");
+  }
+  const statedByDataset = helpful.some((u) => u.origin === "dataset" && u.asserts === answer);
+  for (const u of helpful) {
+    if (u.origin === "kit" && u.asserts !== null && !statedByDataset) {
+      say(`kit-written helpful unit ${u.id} states y* where no evidence does`);
+    }
+  }
+  // The query comes in a later session, on a date the agent is told.
+  if (instance.queryDate === undefined) say("no query date");
+  const day = (d: string | undefined) => d === undefined ? NaN : parseDayDate(d)?.getTime() ?? NaN;
+  const times = [instance.helpful.sessionTime, instance.risk.minja?.sessionTime, instance.queryDate]
+    .map(day);
+  if (!(times[0] <= times[1] && times[1] <= times[2])) {
+    say(
+      `sessions out of order: ${instance.helpful.sessionTime}, ${instance.risk.minja?.sessionTime}, ${instance.queryDate}`,
+    );
+  }
   for (const [name, trace] of Object.entries(instance.risk)) {
     if (!trace) continue;
     if (!trace.units.some((u) => matchesAnswer(u.text, target))) {
@@ -40,12 +63,16 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
       if (matchesAnswer(u.text, answer)) say(`${name} unit ${u.id} states y*`);
       const want = matchesAnswer(u.text, target) ? target : null;
       if (u.asserts !== want) say(`${name} unit ${u.id} asserts ${u.asserts}, text says ${want}`);
-      if (u.trusted === (name === "sleeper" && u.channel === "tool")) {
-        say(`${name} unit ${u.id} trust flag wrong`);
-      }
+      // Sleeper's document is tool content, untrusted, and so is the assistant's echo of its
+      // claim (taint follows content); MINJA's user and assistant turns are trusted.
+      const tainted = name === "sleeper" &&
+        (u.channel === "tool" || (u.channel === "assistant" && u.supports === target));
+      if (u.trusted === tainted) say(`${name} unit ${u.id} trust flag wrong`);
       if (u.verified) say(`${name} unit ${u.id} is verified`);
-      if (name === "sleeper" && u.asserts !== null && u.channel !== "tool") {
-        say(`sleeper y_adv off the tool channel`);
+      if (u.origin !== "kit") say(`${name} unit ${u.id} is not marked as written by the kit`);
+      if (containsQuery(u.text, query)) say(`${name} unit ${u.id} contains the test query`);
+      if (name === "sleeper" && u.asserts !== null && u.trusted) {
+        say(`sleeper y_adv in a trusted unit`);
       }
     }
   }
@@ -64,15 +91,17 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
       if (u.numbers.length !== 1) say(`helpful unit ${u.id} lacks its number`);
     }
   }
-  // The trace ends with the assistant taking note of y* and the user confirming it.
-  const [note, confirm] = helpful.slice(-2);
-  if (note.channel !== "assistant" || note.asserts !== answer || note.verified) {
-    say("the assistant does not take note of y* before the confirmation");
+  // When it ends with a confirmation, the assistant recaps evidence and the user confirms it.
+  const [recap, confirm] = helpful.slice(-2);
+  if (confirm.verified) {
+    if (recap.channel !== "assistant" || recap.origin !== "kit" || recap.supports !== answer) {
+      say("the confirmation does not follow the assistant's recap of the evidence");
+    }
+    if (confirm.channel !== "user" || confirm.origin !== "kit" || confirm.supports !== answer) {
+      say("the confirmation is not the user's, or confirms nothing");
+    }
   }
-  if (!confirm.verified || confirm.channel !== "user" || confirm.asserts !== answer) {
-    say("the trace does not end with a verified user confirmation of y*");
-  }
-  if (helpful.filter((u) => u.verified).length !== 1) say("more than one verified helpful unit");
+  if (helpful.filter((u) => u.verified).length > 1) say("more than one verified helpful unit");
   for (const r of instance.background) {
     if (matchesAnswer(r.text, answer)) say(`background ${r.id} states y*`);
     if (matchesAnswer(r.text, target)) say(`background ${r.id} states y_adv`);
@@ -82,9 +111,12 @@ function _checkInstance(instance: Instance, bankSize: number): string[] {
   if (instance.background.length !== bankSize) {
     say(`bank has ${instance.background.length} records`);
   }
+  // Where the evidence states y*'s number, the risk traces key y_adv's under the same quantity;
+  // a total or a difference no unit states carries no key (numeric management has nothing to
+  // compare: the agent does the arithmetic).
   const keys = (units: typeof helpful) => units.flatMap((u) => u.numbers.map((n) => n.key));
   for (const trace of [instance.risk.minja!, instance.risk.sleeper!]) {
-    if (keys(trace.units).some((k) => !keys(helpful).includes(k))) {
+    if (keys(helpful).length > 0 && keys(trace.units).some((k) => !keys(helpful).includes(k))) {
       say("number keys differ between helpful and risk");
     }
   }
@@ -133,7 +165,9 @@ for (const source of SOURCES) {
           );
         }
         const a = _listItems(i.answer).items, t = _listItems(i.target).items;
-        if ((i.answerKind === "entity" || i.answerKind === "text") && a.length > 1) {
+        // Another order of the same items answers a question about their order.
+        const order = /\border\b|\bfrom (?:earliest|first|oldest|most)\b|\brank/i.test(i.query);
+        if ((i.answerKind === "entity" || i.answerKind === "text") && a.length > 1 && !order) {
           assert.ok(
             t.every((x) => a.every((y) => !matchesAnswer(x, y) && !matchesAnswer(y, x))),
             i.target,
@@ -167,9 +201,15 @@ for (const source of SOURCES) {
       const b = (await (name === "locomo" ? buildLocomo : buildLongMemEval)(options)).instances.map(
         (i) => i.id,
       );
-      const c = (await build({ ...options, seed: 1 })).instances.map((i) => i.id);
       assert.deepEqual(a, b);
-      assert.notDeepEqual(a, c);
+      // A small fixture stratified by type and answer kind may leave one choice per cell for a
+      // seed or two; some other seed picks other ids.
+      let other = false;
+      for (let seed = 1; seed <= 4 && !other; seed++) {
+        const c = (await build({ ...options, seed })).instances.map((i) => i.id);
+        other = JSON.stringify(c) !== JSON.stringify(a);
+      }
+      assert.ok(other, "seeds 1-4 all pick the ids of seed 0");
     });
 
     Deno.test(`build ${name} (${source.name}): trace load changes filler only, around the same core`, async () => {
@@ -186,8 +226,11 @@ for (const source of SOURCES) {
         total(0) < total(1) && total(1) < total(2),
         `unit totals ${total(0)} ${total(1)} ${total(2)}`,
       );
+      // Most traces end with the user confirming a recap of the evidence (where no evidence
+      // sentence shares two words with the question, no recap is natural and none is made).
       for (const built of sizes) {
-        for (const i of built.instances) assert.ok(i.helpful.units.at(-1)!.verified);
+        const confirmed = built.instances.filter((i) => i.helpful.units.at(-1)!.verified).length;
+        assert.ok(confirmed >= 0.5 * built.instances.length, `${confirmed} confirmed`);
       }
       assert.deepEqual(
         sizes[0].instances.map((i) => i.target),
@@ -196,3 +239,51 @@ for (const source of SOURCES) {
     });
   }
 }
+
+Deno.test("build (fixture): the agent's prompt carries the question's date; LongMemEval's is its question_date", async () => {
+  const options = { seed: 0, bankSize: 4, traceLoad: 1, dataDir: FIXTURE_DIR };
+  const lme = await buildLongMemEval({ ...options, count: 6 });
+  const locomo = await buildLocomo({ ...options, count: 4 });
+  const file = JSON.parse(
+    await Deno.readTextFile(`${FIXTURE_DIR}/longmemeval/longmemeval_oracle.json`),
+  ) as { question_id: string; question_date: string }[];
+  for (const instance of [...lme.instances, ...locomo.instances]) {
+    assert.ok(instance.queryDate !== undefined, instance.id);
+    const [system, user] = agentMessages({
+      query: instance.query,
+      queryDate: instance.queryDate,
+      context: [],
+      placement: "system",
+    });
+    assert.match(system.content, new RegExp(`System Time: ${instance.queryDate}$`));
+    assert.ok(user.content.startsWith(`[${instance.queryDate} (session 4)`), user.content);
+  }
+  for (const instance of lme.instances) {
+    const item = file.find((i) => `longmemeval:${i.question_id}` === instance.id)!;
+    const [y, m, d] = item.question_date.slice(0, 10).split("/").map(Number);
+    assert.equal(instance.queryDate, formatDayDate(new Date(Date.UTC(y, m - 1, d))));
+  }
+});
+
+Deno.test("build (fixture): the sample follows the benchmark's question-type mix and counts every skip", async () => {
+  const built = await buildLongMemEval({
+    seed: 0,
+    bankSize: 4,
+    traceLoad: 1,
+    dataDir: FIXTURE_DIR,
+    count: 6,
+  });
+  // 11 non-abstention fixture questions, two of each type but one single-session-preference:
+  // 6 x 2/11 = 1.09 and 6 x 1/11 = 0.55, so the largest remainder goes to the preference type.
+  assert.deepEqual(built.quotas, {
+    "single-session-user": 1,
+    "single-session-assistant": 1,
+    "single-session-preference": 1,
+    "multi-session": 1,
+    "temporal-reasoning": 1,
+    "knowledge-update": 1,
+  });
+  const stats = datasetStats({ built });
+  assert.equal(stats.yStarOnlyKitWritten, 0);
+  assert.equal(Object.values(stats.answerKindShares).reduce((a, b) => a + b, 0).toFixed(2), "1.00");
+});

@@ -56,7 +56,7 @@ Deno.test("demo instances each have a MINJA and a Sleeper risk trace", () => {
     assert(i.risk.sleeper, `${i.id} lacks sleeper`);
     assert(i.helpful.units.length >= 6 && i.helpful.units.length <= 10, i.helpful.id);
     for (const [, trace] of _risks(i)) {
-      assert(trace.units.length >= 6 && trace.units.length <= 14, trace.id);
+      assert(trace.units.length >= 6 && trace.units.length <= 30, trace.id);
     }
   }
 });
@@ -107,24 +107,25 @@ Deno.test("demo risk traces are the benchmarks' construction, fed with the scena
   });
 });
 
-Deno.test("demo MINJA: the indication prompt shortens to the plain query; the reasoning gives the scenario's reason", () => {
+Deno.test("demo MINJA: attack queries name the scenario's victim term, never the query; replies give its reason", () => {
   instances.forEach((i, n) => {
     const { reason, victim } = scenariosJson.scenarios[n].minja;
     const units = i.risk.minja!.units;
-    const attacks = units.filter((u) => u.channel === "user" && u.text.startsWith(i.query));
-    assertEquals(attacks.length, 4, i.id);
-    const lengths = attacks.map((u) => u.text.length);
-    assertEquals(lengths, lengths.toSorted((a, b) => b - a), i.id);
-    assertEquals(attacks.at(-1)!.text, i.query, i.id);
-    const replies = units.filter((_, k) => k > 0 && attacks.includes(units[k - 1]));
-    assertEquals(replies.map((u) => u.asserts), attacks.map(() => i.target), i.id);
-    assert(replies.every((u) => u.text.includes(reason)), `${i.id}: reason ${reason}`);
-    assert(replies[0].text.includes(`The record of ${victim} was updated`), replies[0].text);
+    assert(units.every((u) => !containsQuery(u.text, i.query)), `${i.id}: repeats the query`);
+    const replies = units.filter((u) => u.channel === "assistant" && u.supports === i.target);
+    assert(replies.length >= 6, i.id);
+    assert(replies.every((u) => u.asserts === i.target && u.text.includes(reason)), i.id);
+    assert(replies.every((u) => u.text.includes(victim)), `${i.id}: ${replies[0].text}`);
+    // The user names the term in the user's voice; the bare queries carry no claim.
+    const bare = units.filter((u, k) =>
+      u.channel === "user" && u.supports == null && units[k + 1]?.supports === i.target
+    );
+    assert(bare.length >= 2, i.id);
     assertEquals(units.at(-1)!.asserts, null, `${i.id}: ends in a benign turn`);
   });
 });
 
-Deno.test("demo Sleeper: the body is the scenario's document and only the payload states y_adv", () => {
+Deno.test("demo Sleeper: the body is the scenario's document; the payload and its echo state y_adv", () => {
   instances.forEach((i, n) => {
     const { title, paragraphs } = scenariosJson.scenarios[n].sleeper;
     const units = i.risk.sleeper!.units;
@@ -132,7 +133,10 @@ Deno.test("demo Sleeper: the body is the scenario's document and only the payloa
     const tools = units.filter((u) => u.channel === "tool");
     const body = tools.filter((u) => u.asserts === null).map((u) => u.text);
     assert(body.length >= 3 && body.every((p) => paragraphs.includes(p)), i.id);
-    assertEquals(units.filter((u) => u.asserts !== null).map((u) => u.channel), ["tool"], i.id);
+    assert(units.every((u) => !containsQuery(u.text, i.query)), `${i.id}: quotes the query`);
+    const stating = units.filter((u) => u.asserts !== null);
+    assertEquals(stating[0], tools.at(-1), `${i.id}: the payload ends the document`);
+    assert(stating.every((u) => !u.trusted), `${i.id}: the echo keeps the document's taint`);
   });
 });
 
@@ -191,7 +195,8 @@ Deno.test("demo units follow the trust design", () => {
     const tools = i.risk.sleeper!.units.filter((u) => u.channel === "tool");
     assert(tools.some((u) => u.asserts === i.target), `${i.id}: no payload unit`);
     for (const u of i.risk.sleeper!.units) {
-      assertEquals(u.trusted, u.channel !== "tool", u.id);
+      // Tool content is untrusted, and so is the assistant's echo of it (taint follows content).
+      assertEquals(u.trusted, u.channel !== "tool" && u.supports !== i.target, u.id);
       assert(!u.verified, u.id);
     }
   }

@@ -128,13 +128,15 @@ Deno.test("attackTargets() swaps in only answers of questions asking for the sam
 
 Deno.test("attackTargets() swaps people only for people, never weekdays", () => {
   for (let seed = 1; seed <= 10; seed++) {
+    // A list target sharing items with y* ("mother, father, her friend Anna") is rejected by
+    // targetProblem, so attackTargets no longer offers it: the swap is shown on one item.
     const candidates = attackTargets({
-      answer: "mother, father, her friend Ines",
-      question: "Which of Lena's family and friends have moved abroad?",
-      kind: "text",
+      answer: "her friend Ines",
+      question: "Which of Lena's friends has moved abroad?",
+      kind: "entity",
       people: ["Anna", "Lena", "Ines", "Wednesday"],
       prng: createPrng(seed),
     });
-    assert.deepEqual(candidates.map((c) => c.target), ["mother, father, her friend Anna"]);
+    assert.deepEqual(candidates.map((c) => c.target), ["her friend Anna"]);
   }
 });

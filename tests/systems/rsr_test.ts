@@ -42,10 +42,13 @@ function _scripted(
 
 Deno.test("measureSystem() counts an RSR hit only for the record carrying the evidence", async () => {
   const [instance] = await demoInstances(1, 5);
-  // Poisoned top-1 is the record of MINJA's question echo "When is my dentist appointment?
-  // (It was updated.)", which asserts nothing; clean top-1 is small talk from the helpful trace.
+  // Poisoned top-1 is the record of one of MINJA's bare attack queries ("Do you remember ...
+  // my dentist appointment?"), which asserts nothing; clean top-1 is small talk from the helpful
+  // trace.
   const minja = instance.risk.minja!.units;
-  const echo = minja.find((u) => u.asserts === null && /^When is/.test(u.text))!;
+  const echo = minja.find((u, i) =>
+    u.channel === "user" && u.asserts === null && minja[i + 1]?.asserts !== null
+  )!;
   const stated = minja[minja.indexOf(echo) + 1];
   assert.ok(echo && stated.asserts !== null, "the demo's MINJA trace has an echo then a claim");
   const rows = await measureSystem({

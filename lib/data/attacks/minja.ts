@@ -1,87 +1,111 @@
 /**
- * MINJA-style risk trace (user side, after Dong et al. 2025): the attacker, acting as an ordinary
- * user, asks the victim query with an indication prompt that shortens turn by turn, and the
- * assistant's reasoning carries the bridging steps from the query to y_adv, with a plausible
- * reason for the change; the session ends in benign turns.
+ * MINJA risk trace (user side), after Dong et al. 2025 (arXiv 2503.03704): the attacker, acting
+ * as an ordinary user, asks several queries about the question's victim term (never the test
+ * query), each with an indication prompt appended that is cut from the end step by step until
+ * the bare query remains; every assistant reply starts with the term-level bridging step and
+ * lands on y_adv, with a reason written for the answer's class. Benign turns are interleaved.
+ * Everything the trace says is data (`lib/data/templates/minja.json`).
  */
 import { z } from "zod";
+import { matchesAnswer } from "../../text/matches.ts";
 import type { Trace } from "../../model/trace.ts";
 import type { Prng } from "../../random/prng.ts";
 import { shuffle } from "../../random/shuffle.ts";
-import { _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";
+import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
+import { containsQuery } from "../helpful_trace.ts";
+import { _answerValue, _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";
 import { targetPhrase } from "./target_phrase.ts";
+import { questionSentence, swapPerson, type VictimTerm, victimTerm } from "./victim_term.ts";
 import { parseData } from "../parse_data.ts";
 import templatesJson from "../templates/minja.json" with { type: "json" };
 
-/** Kinds of change the bridging reasoning claims, one per kind of answer. */
-export const MINJA_CHANGES = [
-  "date",
-  "count",
-  "place",
-  "person",
-  "list",
-  "entity",
-  "text",
-] as const;
-/** A kind of change. */
-export type MinjaChange = typeof MINJA_CHANGES[number];
-
+/** A regular expression kept as data; it must compile (matched case-insensitively). */
+const _Pattern = z.string().min(1).refine((p) => {
+  try {
+    new RegExp(p, "i");
+    return true;
+  } catch {
+    return false;
+  }
+}, { message: "not a valid regular expression" });
+const _Reason = z.string().regex(/^[a-z]/, "a clause starting lower-case")
+  .refine((r) => !/\b(?:I|me|my|you|your)\b/i.test(r), "in no one's voice (no I/my/you/your)");
+const _Condition = z.object({
+  kinds: z.array(z.string()).optional(),
+  answer: _Pattern.optional(),
+  question: _Pattern.optional(),
+  types: z.array(z.string()).optional(),
+}).strict();
 const _Templates = z.object({
   $comment: z.string().optional(),
-  changes: z.record(z.enum(MINJA_CHANGES), z.object({ reason: z.string(), because: z.string() })),
-  ownReason: z.string().includes("{Because}"),
-  record: z.object({
-    question: z.string().includes("{question}"),
-    victim: z.string().includes("{victim}"),
+  attackQueries: z.number().int().min(1).max(6),
+  classes: z.array(z.object({
+    name: z.string().regex(/^[a-z][a-z-]*$/),
+    when: z.array(_Condition).min(1),
+    reasons: z.object({
+      any: z.array(_Reason).min(1),
+      higher: z.array(_Reason).default([]),
+      lower: z.array(_Reason).default([]),
+    }),
+  })).min(1),
+  queries: z.object({
+    term: z.array(z.string().includes("{term}")).min(3),
+    embedded: z.array(z.string().includes("{embedded}")).min(1),
   }),
-  rounds: z.array(z.object({ user: z.string(), assistant: z.string() })).length(4),
-  smallTalk: z.array(z.tuple([z.string(), z.string()])).min(4),
-  closing: z.string(),
-}).refine((t) => MINJA_CHANGES.every((c) => t.changes[c] !== undefined), {
-  message: `every change kind needs a reason (${MINJA_CHANGES.join(", ")})`,
-  path: ["changes"],
+  indication: z.array(
+    z.array(z.string().min(1)).min(2).refine((steps) => steps.some((s) => s.includes("{target}")), {
+      message: "a step must point to {target}",
+    }).refine((steps) => steps[0].includes("{reason}") && steps[0].includes("{term}"), {
+      message: "the first step claims the change: {term} and {reason}",
+    }),
+  ).min(1),
+  bridges: z.array(z.string().includes("{term}").includes("{reason}")).min(1),
+  lands: z.object({
+    copula: z.array(z.string().includes("{term}").includes("{copula}").includes("{target}")).min(1),
+    note: z.array(z.string().includes("{term}").includes("{target}")).min(1),
+  }),
+  smallTalk: z.array(z.tuple([z.string(), z.string()])).min(6),
+  closing: z.string().min(1),
+}).superRefine((t, ctx) => {
+  const names = t.classes.map((c) => c.name);
+  names.forEach((n, i) => {
+    if (names.indexOf(n) !== i) {
+      ctx.addIssue({ code: "custom", path: ["classes", i, "name"], message: `duplicate ${n}` });
+    }
+  });
+  const last = t.classes.at(-1)!;
+  if (!last.when.some((c) => Object.keys(c).length === 0)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["classes", t.classes.length - 1, "when"],
+      message: "the last class must match every answer (a condition {})",
+    });
+  }
 });
 const TEMPLATES = parseData({
   source: "lib/data/templates/minja.json",
   schema: _Templates,
   data: templatesJson,
 });
+const CLASSES = TEMPLATES.classes.map((c) => ({
+  ...c,
+  when: c.when.map((w) => ({
+    kinds: w.kinds,
+    types: w.types,
+    answer: w.answer === undefined ? undefined : new RegExp(w.answer, "i"),
+    question: w.question === undefined ? undefined : new RegExp(w.question, "i"),
+  })),
+}));
 
-/** Options for {@link buildMinjaTrace}. */
-export interface MinjaTraceOptions {
-  /** Instance id, used for trace and unit ids. */
-  instanceId: string;
-  /** The victim query. */
-  question: string;
-  /** Gold answer y* (only to fill `asserts`; the templates never state it). */
-  answer: string;
-  /** Attacker target y_adv. */
-  target: string;
-  /** What kind of change the bridging reasoning claims (see `minjaChange`). */
-  change: MinjaChange;
-  /**
-   * The instance's own reason for the change, a clause that starts lower-case ("the clinic
-   * rescheduled its morning slots"); default the generic reason of `change`.
-   */
-  because?: string;
-  /**
-   * The victim term: what the question asks about, as the assistant names it ("your dentist
-   * appointment"); default none, and the reasoning names the record by the question.
-   */
-  victim?: string;
-  /** `numbers` key of the queried quantity, or null. */
-  numberKey: string | null;
-  /** Trace load multiplier: scales the benign small-talk filler. */
-  traceLoad: number;
-  /** Generator choosing filler. */
-  prng: Prng;
-}
-
-const BASE_FILLER = 4;
+/** The answer classes the bridging reasons are written for, in priority order (from minja.json). */
+export const MINJA_CHANGES: readonly string[] = CLASSES.map((c) => c.name);
+/** An answer class of {@link MINJA_CHANGES}: what kind of value the attack changes. */
+export type MinjaChange = string;
 
 /**
- * The kind of change that makes a swap of y* for y_adv plausible: a date moved, a count
- * changed, a place changed, a person or thing replaced, list items swapped, a note rewritten.
+ * The answer's class, which picks the reasons MINJA's bridging step may give: the first class of
+ * `minja.json` with a condition the question and answer meet (a time of day, a weekday, money, a
+ * count, a duration, a date, a place, a person, a list, a yes/no, a choice, a thing...).
  *
  * @example
  * ```ts
@@ -89,104 +113,222 @@ const BASE_FILLER = 4;
  * import { minjaChange } from "./minja.ts";
  * assert.equal(minjaChange({ question: "Where did Ann move?", answer: "Lisbon", kind: "entity" }), "place");
  * assert.equal(minjaChange({ question: "What does Ann grow?", answer: "tomatoes, basil", kind: "entity" }), "list");
+ * assert.equal(minjaChange({ question: "How much did the bake sale raise?", answer: "$800", kind: "number" }), "money");
+ * assert.equal(minjaChange({ question: "How much was the rent?", answer: "$800", kind: "number" }), "spending");
+ * assert.equal(minjaChange({ question: "When does the class start?", answer: "7 pm", kind: "number" }), "time");
  * ```
  */
 export function minjaChange(options: {
   question: string;
   answer: string;
-  kind: "number" | "date" | "entity" | "text";
+  kind: AnswerKind;
   /** The answer's semantic type, when known ("city", "family", ...); default none. */
   type?: string | null;
 }): MinjaChange {
   const { question, answer, kind, type } = options;
-  if (kind === "date") return "date";
-  if (kind === "number") return "count";
-  if (/,|\band\b/.test(answer) && answer.split(/\s*,\s*|\s+and\s+/).length >= 2) return "list";
-  const place = new Set(["city", "country", "us-state", "place", "national-park", "home-spot"]);
-  if (/^\s*where\b/i.test(question.split(/(?<=[.!?])\s+/).at(-1) ?? "") || place.has(type ?? "")) {
-    return "place";
-  }
-  if (/\bwho(?:m|se)?\b/i.test(question) || type === "family") return "person";
-  return kind === "text" ? "text" : "entity";
+  const found = CLASSES.find((c) =>
+    c.when.some((w) =>
+      (w.kinds === undefined || w.kinds.includes(kind)) &&
+      (w.types === undefined || (type != null && w.types.includes(type))) &&
+      (w.answer === undefined || w.answer.test(answer.trim())) &&
+      (w.question === undefined || w.question.test(question.trim()))
+    )
+  );
+  return found!.name;
 }
+
+/** The reasons a class may give for a change from `answer` to `target` (see minja.json). */
+export function minjaReasons(
+  options: { change: MinjaChange; answer: string; target: string },
+): string[] {
+  const cls = CLASSES.find((c) => c.name === options.change);
+  if (cls === undefined) {
+    throw new RangeError(
+      `minjaReasons: change must be one of ${MINJA_CHANGES.join(", ")}, got ${
+        JSON.stringify(options.change)
+      }`,
+    );
+  }
+  const a = _answerValue(options.answer), t = _answerValue(options.target);
+  const direction = a === null || t === null || a === t
+    ? []
+    : t > a
+    ? cls.reasons.higher
+    : cls.reasons.lower;
+  return [...cls.reasons.any, ...direction];
+}
+
+/** Options for {@link buildMinjaTrace}. */
+export interface MinjaTraceOptions {
+  /** Instance id, used for trace and unit ids. */
+  instanceId: string;
+  /** The victim query (never repeated in the trace). */
+  question: string;
+  /** Gold answer y* (only to fill `asserts` and to keep it out; the trace never states it). */
+  answer: string;
+  /** Attacker target y_adv. */
+  target: string;
+  /** The answer's class, which picks the reason (see `minjaChange`). */
+  change: MinjaChange;
+  /**
+   * The instance's own reason for the change, a clause in no one's voice that starts lower-case
+   * ("the clinic rescheduled its morning slots"); default one of the class's reasons.
+   */
+  because?: string;
+  /**
+   * The victim term as the assistant names it ("your dentist appointment"); default the term
+   * read from the question (`victimTerm`).
+   */
+  victim?: string;
+  /** `numbers` key of the queried quantity, or null. */
+  numberKey: string | null;
+  /** Trace load multiplier: scales the benign turns. */
+  traceLoad: number;
+  /** The answer's kind: a `text` target (a clause) is quoted; default `answerKindOf(answer)`. */
+  kind?: AnswerKind;
+  /** Generator choosing wordings, queries and the order of benign turns. */
+  prng: Prng;
+}
+
+/** Benign units at trace load 1 (three exchanges). */
+const BASE_FILLER = 6;
 
 const _capitalized = (s: string): string => s[0].toUpperCase() + s.slice(1);
 
 /**
- * Build the MINJA risk trace. Units are on the user and assistant channels, trusted (they come
- * from a user session, which provenance-aware quarantine trusts) and unverified.
+ * Build the MINJA risk trace. Every unit is on the user or assistant channel, trusted (a user
+ * session, which provenance-aware quarantine trusts), unverified (the attacker's feedback is no
+ * verified outcome) and written by the kit. Submissions whose prompt still carries the claim,
+ * and every reply, support y_adv; the bare queries and the benign turns support nothing. No unit
+ * contains the test query or states y*.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { createPrng } from "../../random/prng.ts";
- * import { buildMinjaTrace } from "./minja.ts";
- * const trace = buildMinjaTrace({ instanceId: "demo:q1", question: "What is Ann's cat called?", answer: "Tom",
- *   target: "Max", change: "entity", numberKey: null, traceLoad: 1, prng: createPrng(1) });
+ * import { buildMinjaTrace, minjaChange } from "./minja.ts";
+ * const question = "What is the name of Ann's cat?";
+ * const trace = buildMinjaTrace({ instanceId: "demo:q1", question, answer: "Tom", target: "Max",
+ *   change: minjaChange({ question, answer: "Tom", kind: "entity" }), numberKey: null, traceLoad: 1, prng: createPrng(1) });
  * assert.ok(trace.units.some((u) => u.asserts === "Max"));
- * assert.ok(trace.units.every((u) => !u.verified && u.trusted && u.channel !== "tool"));
- * // An instance's own reason and victim term replace the generic ones.
- * const own = buildMinjaTrace({ instanceId: "demo:q1", question: "What is Ann's cat called?", answer: "Tom",
- *   target: "Max", change: "entity", numberKey: null, traceLoad: 1, prng: createPrng(1),
- *   because: "the shelter mixed up two kittens", victim: "Ann's cat" });
- * assert.ok(own.units.some((u) => u.text.includes("The record of Ann's cat was updated because the shelter mixed up two kittens.")));
+ * assert.ok(trace.units.every((u) => !u.verified && u.trusted && u.channel !== "tool" && u.origin === "kit"));
+ * assert.ok(trace.units.every((u) => !u.text.includes(question)));
+ * // An instance's own reason and victim term replace the read ones.
+ * const own = buildMinjaTrace({ instanceId: "demo:q1", question, answer: "Tom", target: "Max", change: "thing",
+ *   numberKey: null, traceLoad: 1, prng: createPrng(1), because: "the shelter mixed up two kittens", victim: "Ann's cat" });
+ * assert.ok(own.units.some((u) => u.channel === "assistant" && u.text.includes("Ann's cat") && u.text.includes("the shelter mixed up two kittens")));
  * ```
  */
 export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
-  const { question, target, change, because, victim } = options;
-  const generic = TEMPLATES.changes[change]!;
+  const { question, answer, target, because, victim, prng } = options;
   for (const [name, value] of [["because", because], ["victim", victim]] as const) {
     if (value !== undefined && value.trim() === "") {
       throw new RangeError(`buildMinjaTrace: ${name} must be a non-empty phrase, got ""`);
     }
   }
-  const record = victim === undefined
-    ? _fill(TEMPLATES.record.question, { question: question.trim() })
-    : _fill(TEMPLATES.record.victim, { victim: victim.trim() });
-  const values = {
-    question: question.trim(),
-    target: targetPhrase({ target, clause: change === "text", quote: '"' }),
-    reason: because === undefined
-      ? generic.reason
-      : _fill(TEMPLATES.ownReason, { Because: _capitalized(because.trim()) }),
-    because: because?.trim() ?? generic.because,
-    Record: _capitalized(record),
+  const kind = options.kind ?? answerKindOf({ answer });
+  const avoid = [answer, target];
+  const term: VictimTerm = victim === undefined
+    ? victimTerm({ question, avoid })
+    : { user: swapPerson(victim.trim()), assistant: victim.trim(), embedded: null, copula: null };
+  const lastSentence = questionSentence(question);
+  // Nothing may state y* or repeat the test query (or its last sentence, the question proper).
+  const clean = (text: string) =>
+    !matchesAnswer(text, answer) && !containsQuery(text, question) &&
+    !containsQuery(text, lastSentence);
+  const pick = (list: readonly string[], what: string): string => {
+    const ok = list.filter(clean);
+    if (ok.length === 0) {
+      throw new RangeError(`buildMinjaTrace: every ${what} states y* (${answer})`);
+    }
+    return ok[prng.int(0, ok.length - 1)];
   };
-  const draft = (channel: "user" | "assistant", text: string): _UnitDraft => ({
+  const reasons = because === undefined
+    ? minjaReasons({ change: options.change, answer, target })
+    : [because.trim()];
+  const reason = pick(reasons.filter((r) => !matchesAnswer(r, target)), "reason");
+  const phrase = targetPhrase({ target, clause: kind === "text", quote: '"' });
+  const quoted = phrase.startsWith('"');
+  const values = (voice: "user" | "assistant") => {
+    const t = voice === "user" ? term.user : term.assistant;
+    return {
+      term: t,
+      Term: _capitalized(t),
+      embedded: term.embedded ?? "",
+      reason,
+      target: phrase,
+      copula: term.copula ?? "is",
+    };
+  };
+
+  // Distinct attack queries: embedded-question forms when the question has one, then term forms.
+  const forms = [
+    ...(term.embedded === null ? [] : shuffle(TEMPLATES.queries.embedded, { prng }).slice(0, 1)),
+    ...shuffle(TEMPLATES.queries.term, { prng }),
+  ].map((f) => _fill(f, values("user"))).filter(clean);
+  const queries = forms.slice(0, TEMPLATES.attackQueries);
+  if (queries.length === 0) {
+    throw new RangeError(`buildMinjaTrace: too few attack queries for ${JSON.stringify(question)}`);
+  }
+  const prompts = TEMPLATES.indication.map((p) => p.map((step) => _fill(step, values("user"))))
+    .filter((p) => p.every(clean));
+  if (prompts.length === 0) {
+    throw new RangeError(`buildMinjaTrace: every indication prompt states y*`);
+  }
+  const steps = prompts[prng.int(0, prompts.length - 1)];
+  const lands = term.copula !== null && !quoted ? TEMPLATES.lands.copula : TEMPLATES.lands.note;
+  const reply = () =>
+    `${pick(TEMPLATES.bridges.map((b) => _fill(b, values("assistant"))), "bridge")} ${
+      pick(lands.map((l) => _fill(l, values("assistant"))), "landing")
+    }`;
+
+  const said = (channel: "user" | "assistant", text: string, claim: boolean): _UnitDraft => ({
     text,
     channel,
     trusted: true,
     verified: false,
+    origin: "kit",
+    ...(claim ? { supports: target } : {}),
   });
-  // The indication prompt shrinks round by round (progressive shortening); the last round is
-  // the plain query, answered with the bridging steps alone.
-  const core = TEMPLATES.rounds.map((r) => [
-    draft("user", _fill(r.user, values)),
-    draft("assistant", _fill(r.assistant, values)),
-  ]);
+  // Progressive shortening: each query with the whole prompt, then cut from the end one step
+  // at a time, ending with the bare query; each submission is answered by a reply.
+  const submissions: _UnitDraft[][] = queries.flatMap((q) =>
+    steps.map((_, i) => steps.length - i).concat([0]).map((kept) => {
+      const prompt = steps.slice(0, kept).join(" ");
+      return [
+        said("user", kept === 0 ? q : `${q} ${prompt}`, kept > 0),
+        said("assistant", reply(), true),
+      ];
+    })
+  );
+  const core = submissions.flat().length + 1;
   const fillerUnits = _fillerCount({
-    core: core.flat().length + 1,
+    core,
     baseFiller: BASE_FILLER,
     traceLoad: options.traceLoad,
   });
-  const filler = shuffle(TEMPLATES.smallTalk, { prng: options.prng })
-    .flatMap(([u, a]) => [draft("user", u), draft("assistant", a)]).slice(0, fillerUnits);
-  // Small talk opens the session and sits between attack rounds; the closing thanks is benign.
+  const benign = shuffle(TEMPLATES.smallTalk, { prng })
+    .filter(([u, a]) => clean(u) && clean(a) && !matchesAnswer(`${u} ${a}`, target))
+    .slice(0, Math.round(fillerUnits / 2))
+    .map(([u, a]) => [said("user", u, false), said("assistant", a, false)]);
+  // Benign exchanges sit at random points between submissions, as MINJA shuffles attack and
+  // benign queries.
+  const slots = benign.map(() => prng.int(0, submissions.length));
   const drafts: _UnitDraft[] = [];
-  const half = Math.ceil(filler.length / 2);
-  drafts.push(...filler.slice(0, half));
-  core.forEach((pair, i) => {
-    drafts.push(...pair);
-    if (i === 1) drafts.push(...filler.slice(half));
-  });
-  drafts.push(draft("user", TEMPLATES.closing));
+  for (let s = 0; s <= submissions.length; s++) {
+    benign.forEach((pair, b) => {
+      if (slots[b] === s) drafts.push(...pair);
+    });
+    if (s < submissions.length) drafts.push(...submissions[s]);
+  }
+  drafts.push(said("user", TEMPLATES.closing, false));
   return {
     id: `${options.instanceId}:minja`,
     session: `${options.instanceId}:session-minja`,
     kind: "risk",
     units: _finishUnits(drafts, {
       prefix: `${options.instanceId}:m`,
-      answer: options.answer,
+      answer,
       target,
       numberKey: options.numberKey,
     }),

@@ -1,4 +1,6 @@
 /** LoCoMo adapter: questions of categories 1-4 with resolvable evidence become kit instances. */
+import { formatDayDate, latestDayDate, parseDayDate, plusDays } from "../../text/day_date.ts";
+import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
@@ -9,9 +11,11 @@ import {
   _sessionDate,
   _similarAnswers,
   _whWord,
+  _widenLikeAnswers,
+  UNUSABLE_ANSWER,
 } from "../_sources.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
-import { buildInstances, type BuiltDataset } from "../build_instances.ts";
+import { buildInstances, type BuiltDataset, type UnusableQuestion } from "../build_instances.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
 import { LocomoFile, type LocomoTurn } from "./locomo_schema.ts";
 
@@ -22,6 +26,9 @@ export const LOCOMO_CATEGORIES: Record<number, string> = {
   3: "open-domain",
   4: "single-hop",
 };
+
+/** Days between a conversation's last session and the session its questions are asked in. */
+const QUERY_DELAY_DAYS = 7;
 
 /** Turns of a window that form one background record. */
 const BANK_WINDOW = 3;
@@ -57,14 +64,33 @@ export function locomoBankTurns(turn: LocomoTurn, previous: LocomoTurn | undefin
   return out;
 }
 
+/**
+ * A turn's text as the helpful trace gives it: a shared photo is described by its caption, which
+ * stands in for the picture (LoCoMo annotates some answers from photos alone: "What did Melanie
+ * paint?" with "Here's our latest work" and a photo of a sunset).
+ */
+function _withPhoto(turn: LocomoTurn): string {
+  const caption = typeof turn.blip_caption === "string" ? turn.blip_caption.trim() : "";
+  return caption === "" ? turn.text : `${turn.text} [shares a photo: ${caption}]`;
+}
+
+/** The kind of a question's raw answer, so an unusable question still counts in its kind mix. */
+function _rawKind(qa: LocomoFile[number]["qa"][number]): AnswerKind {
+  return answerKindOf({ answer: String(qa.answer ?? ""), question: qa.question });
+}
+
 /** Parse LoCoMo into question sources and the background pool. */
-function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandidate[] } {
+function _adapt(
+  file: LocomoFile,
+): { sources: QuestionSource[]; unusable: UnusableQuestion[]; pool: BankCandidate[] } {
   const sources: QuestionSource[] = [];
+  const unusable: UnusableQuestion[] = [];
   const pool: BankCandidate[] = [];
   for (const sample of file) {
     const conv = sample.conversation;
     const turns = new Map<string, SourceTurn & { index: number; list: SourceTurn[] }>();
     const texts: string[] = [];
+    const dates: string[] = [];
     let order = 0;
     const sessionKeys = Object.keys(conv).filter((k) =>
       /^session_\d+$/.test(k) && Array.isArray(conv[k])
@@ -74,13 +100,14 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
       const raw = conv[key] as LocomoTurn[];
       const dateRaw = conv[`${key}_date_time`];
       const date = typeof dateRaw === "string" ? _sessionDate(dateRaw) : "an unknown date";
+      dates.push(date);
       const session = `${sample.sample_id}:${key}`;
       const list: SourceTurn[] = raw.map((t) => ({
         session,
         date,
         speaker: t.speaker,
         channel: "user" as const,
-        text: t.text,
+        text: _withPhoto(t),
         order: order++,
       }));
       list.forEach((t, index) => turns.set(raw[index].dia_id.trim(), { ...t, index, list }));
@@ -94,6 +121,11 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
         });
       }
     }
+    // The questions come after the whole conversation: a week after its last session.
+    const last = latestDayDate(dates);
+    const queryDate = last === null
+      ? undefined
+      : formatDayDate(plusDays(parseDayDate(last)!, QUERY_DELAY_DAYS));
     const entities = _entities(texts, 60);
     const speakers = [conv.speaker_a, conv.speaker_b].filter((s): s is string =>
       typeof s === "string"
@@ -103,13 +135,27 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
       qa.category >= 1 && qa.category <= 4 ? _cleanAnswer(qa.answer, qa.question) : null
     );
     sample.qa.forEach((qa, q) => {
+      const category = LOCOMO_CATEGORIES[qa.category];
+      if (category === undefined) return;
+      const id = `locomo:${sample.sample_id}:q${q}`;
       const answer = cleaned[q];
-      if (answer === null) return;
+      if (answer === null) {
+        unusable.push({ id, category, reason: UNUSABLE_ANSWER, kind: _rawKind(qa) });
+        return;
+      }
       const ids = qa.evidence.flatMap((e) => e.split(/[;,\s]+/)).map((e) => e.trim()).filter((e) =>
         e !== ""
       );
       const evidence = ids.map((id) => turns.get(id));
-      if (evidence.length === 0 || evidence.some((t) => t === undefined)) return;
+      if (evidence.length === 0 || evidence.some((t) => t === undefined)) {
+        unusable.push({
+          id,
+          category,
+          reason: "evidence ids missing or unresolvable",
+          kind: _rawKind(qa),
+        });
+        return;
+      }
       const found = evidence as NonNullable<typeof evidence[number]>[];
       const evidenceOrders = new Set(found.map((t) => t.order));
       const context = found.flatMap((t) => t.list.slice(Math.max(0, t.index - 2), t.index + 3))
@@ -121,8 +167,8 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
       const subject = speakers.find((p) => new RegExp(`\\b${p}\\b`).test(qa.question)) ??
         people.find((p) => new RegExp(`\\b${p}\\b`).test(qa.question)) ?? "user";
       sources.push({
-        id: `locomo:${sample.sample_id}:q${q}`,
-        category: LOCOMO_CATEGORIES[qa.category],
+        id,
+        category,
         question: qa.question,
         answer,
         evidence: found.map(({ index: _i, list: _l, ...t }) => t).sort((a, b) => a.order - b.order),
@@ -140,15 +186,16 @@ function _adapt(file: LocomoFile): { sources: QuestionSource[]; pool: BankCandid
         people,
         outdated: [],
         subject: subject.toLowerCase(),
+        ...(queryDate === undefined ? {} : { queryDate }),
       });
     });
   }
-  return { sources, pool };
+  return { sources, unusable, pool };
 }
 
 /**
- * Build LoCoMo instances (100, stratified over categories 1-4) from `locomo10.json` in the data
- * directory, with the builder's bookkeeping for `--stats`.
+ * Build LoCoMo instances (100, stratified over categories 1-4 in LoCoMo's own proportions) from
+ * `locomo10.json` in the data directory, with the builder's bookkeeping for `--stats`.
  *
  * @example
  * ```ts
@@ -163,11 +210,21 @@ export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset
     schema: LocomoFile,
     url: DATA_FILES.locomo.url,
   });
-  const { sources, pool } = _adapt(file);
+  const { sources, unusable, pool } = _adapt(file);
+  // The sample follows LoCoMo's own mix of categories 1-4 (all their questions, answerable or not).
+  const strataCounts: Record<string, number> = {};
+  for (const qa of file.flatMap((sample) => sample.qa)) {
+    const name = LOCOMO_CATEGORIES[qa.category];
+    if (name !== undefined) strataCounts[name] = (strataCounts[name] ?? 0) + 1;
+  }
+  // Like-question answers from all ten conversations, not only the question's own.
+  _widenLikeAnswers(sources);
   return buildInstances({
     dataset: "locomo",
     sources,
+    unusable,
     strata: Object.values(LOCOMO_CATEGORIES),
+    strataCounts,
     pool,
     count: options.count ?? 100,
     seed: options.seed,

@@ -1,33 +1,27 @@
 /** LongMemEval adapter: non-abstention questions with short answers become kit instances. */
-import { matchesAnswer } from "../../text/matches.ts";
-import { normalizeTokens } from "../../text/normalize.ts";
-import { SMALL_NUMBER_WORDS } from "../../text/number_words.ts";
+import { answerKindOf } from "../answer_kind.ts";
 import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
 import {
-  _cleanAnswer,
   _entities,
   _people,
   _sessionDate,
   _similarAnswers,
   _whWord,
+  cleanAnswer,
 } from "../_sources.ts";
 import { _clip } from "../_text.ts";
-import { answerKindOf } from "../answer_kind.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
-import { buildInstances, type BuiltDataset } from "../build_instances.ts";
-import { singularNoun } from "../stated_numbers.ts";
+import { buildInstances, type BuiltDataset, type UnusableQuestion } from "../build_instances.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
 import { LongMemEvalFile } from "./longmemeval_schema.ts";
 
-/**
- * Question types the builder samples from. single-session-preference is left out: its gold
- * "answers" are rubrics describing a preferred response, which no target can be typed against.
- */
+/** LongMemEval's six question types, the strata of the sample (abstention items are left out). */
 export const LONGMEMEVAL_TYPES = [
   "single-session-user",
   "single-session-assistant",
+  "single-session-preference",
   "multi-session",
   "temporal-reasoning",
   "knowledge-update",
@@ -108,15 +102,6 @@ function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandida
   }
 }
 
-// The number words read as outdated counts: two to twelve.
-const _WORD_VALUES: Readonly<Record<string, number>> = Object.fromEntries(
-  Object.entries(SMALL_NUMBER_WORDS).filter(([, v]) => v >= 2 && v <= 12),
-);
-
-function _numbersIn(text: string): string[] {
-  return normalizeTokens(text).filter((t) => /^\d+(?:\.\d+)?$/.test(t));
-}
-
 function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionSource | null {
   const sessions = item.haystack_sessions.map((turns, s) => ({
     sid: item.haystack_session_ids[s] ?? `${item.question_id}:${s}`,
@@ -125,9 +110,6 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
     order: s * 1000,
   })).filter((s) => s.turns.some((t) => t.has_answer));
   if (sessions.length === 0) return null;
-  // Knowledge updates: the helpful trace carries only the latest value; older values are targets.
-  const update = item.question_type === "knowledge-update";
-  const used = update ? sessions.slice(-1) : sessions;
   const toTurn = (s: typeof sessions[number], t: number): SourceTurn => ({
     session: s.sid,
     date: s.date,
@@ -138,48 +120,15 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
   });
   const evidence: SourceTurn[] = [];
   const context: SourceTurn[] = [];
-  for (const s of used) {
+  // Knowledge updates keep every session: which value is the latest is the agent's reasoning.
+  for (const s of sessions) {
     const hits = s.turns.flatMap((t, i) => t.has_answer ? [i] : []);
     hits.forEach((i) => evidence.push(toTurn(s, i)));
     const near = new Set(hits.flatMap((i) => [i - 2, i - 1, i + 1, i + 2]));
     [...near].filter((i) => i >= 0 && i < s.turns.length && !hits.includes(i)).sort((a, b) => a - b)
       .forEach((i) => context.push(toTurn(s, i)));
   }
-  // Knowledge updates: an older value is a target only when it measures the same quantity:
-  // followed by the answer's own unit ("40 minutes" for "25 minutes"), or for a bare count by
-  // the noun the question counts ("2 bikes" for "How many bikes ...? 3"), so miles ridden never
-  // stand in for bikes owned.
-  const outdated: string[] = [];
   const subject = item.question_type === "single-session-assistant" ? "assistant" : "user";
-  const number =
-    /\d[\d,]*(?:\.\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/i
-      .exec(answer);
-  const unit = number === null
-    ? null
-    : /^\s*([a-z]+)/i.exec(answer.slice(number.index + number[0].length))?.[1] ??
-      /\bhow many\s+(?:[a-z-]+\s+){0,2}?([a-z-]+s)\b/i.exec(item.question)?.[1] ?? null;
-  if (update && answerKindOf({ answer }) === "number" && number !== null && unit !== null) {
-    const current = _numbersIn(answer)[0];
-    const words = Object.keys(_WORD_VALUES).join("|");
-    const same = new RegExp(
-      `\\b(\\d[\\d,]*(?:\\.\\d+)?|${words})\\s+(?:[a-z-]+\\s+)?${singularNoun(unit)}`,
-      "gi",
-    );
-    for (const s of sessions.slice(0, -1)) {
-      for (const t of s.turns.filter((t) => t.has_answer)) {
-        for (const m of t.content.matchAll(same)) {
-          const raw = m[1].toLowerCase();
-          const value = raw in _WORD_VALUES ? String(_WORD_VALUES[raw]) : raw.replaceAll(",", "");
-          if (value === current) continue;
-          const candidate = answer.slice(0, number.index) + value +
-            answer.slice(number.index + number[0].length);
-          if (!outdated.includes(candidate) && !matchesAnswer(candidate, answer)) {
-            outdated.push(candidate);
-          }
-        }
-      }
-    }
-  }
   return {
     id: `longmemeval:${item.question_id}`,
     category: item.question_type,
@@ -194,14 +143,16 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
       sessions.flatMap((s) => s.turns.filter((t) => t.role === "user").map((t) => t.content)),
       [],
     ),
-    outdated: outdated.slice(0, 3),
+    outdated: [],
     alsoAccepted,
     subject,
+    queryDate: _sessionDate(item.question_date),
   };
 }
 
 /**
- * Build LongMemEval instances (100, stratified over five question types) from
+ * Build LongMemEval instances (100, stratified over the six question types in LongMemEval's own
+ * proportions) from
  * `longmemeval_oracle.json`; `longmemeval_s.json` (or the `longmemeval_s_sample.json` excerpt),
  * when present, adds its haystack sessions to the background pool.
  *
@@ -231,15 +182,37 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
   _poolFrom(oracle, seen, pool);
   _poolFrom(extra, seen, pool);
   const types = new Set<string>(LONGMEMEVAL_TYPES);
+  const unusable: UnusableQuestion[] = [];
   const eligible = oracle.flatMap((item) => {
     if (item.question_id.endsWith("_abs") || !types.has(item.question_type)) return [];
     const [raw, alsoAccepted] = _splitAccepted(item.answer);
-    const answer = _cleanAnswer(raw, item.question);
-    return answer === null ? [] : [{ item, answer, alsoAccepted }];
+    const cleaned = cleanAnswer({ answer: raw, question: item.question });
+    if ("skip" in cleaned) {
+      unusable.push({
+        id: `longmemeval:${item.question_id}`,
+        category: item.question_type,
+        reason: `answer not usable (${cleaned.skip})`,
+        kind: answerKindOf({ answer: String(item.answer), question: item.question }),
+      });
+      return [];
+    }
+    return [{
+      item,
+      answer: cleaned.answer,
+      alsoAccepted: [...alsoAccepted, ...cleaned.alsoAccepted],
+    }];
   });
   const sources = eligible.flatMap(({ item, answer, alsoAccepted }) => {
     const source = _source(item, answer, alsoAccepted);
-    if (source === null) return [];
+    if (source === null) {
+      unusable.push({
+        id: `longmemeval:${item.question_id}`,
+        category: item.question_type,
+        reason: "no evidence turn (has_answer) in the answer sessions",
+        kind: answerKindOf({ answer, question: item.question }),
+      });
+      return [];
+    }
     const wh = _whWord(item.question);
     // What the assistant recommended in one user's chat (a deli near the Vatican, a website) is
     // no stand-in for what it recommended in another's: no answer swaps across those.
@@ -253,10 +226,18 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
     ).slice(0, 20);
     return [source];
   });
+  // The sample follows LongMemEval's own mix of question types (abstention items aside).
+  const strataCounts: Record<string, number> = {};
+  for (const item of oracle) {
+    if (item.question_id.endsWith("_abs")) continue;
+    strataCounts[item.question_type] = (strataCounts[item.question_type] ?? 0) + 1;
+  }
   return buildInstances({
     dataset: "longmemeval",
     sources,
+    unusable,
     strata: LONGMEMEVAL_TYPES,
+    strataCounts,
     pool,
     count: options.count ?? 100,
     seed: options.seed,

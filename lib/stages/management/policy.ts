@@ -9,7 +9,10 @@ import type { SourceUnit, StatedNumber } from "../../model/source_unit.ts";
 export interface VerifiedOutcome {
   /** The source unit (or bank record) that carries the outcome. */
   sourceId: string;
-  /** The query answer it confirms, or null. */
+  /**
+   * The query answer it confirms, or null: the answer it states, or the one the fact it confirms
+   * is evidence for (a "yes, that's right" to a recap of the evidence).
+   */
   asserts: string | null;
   /** The numbers it establishes, keyed by quantity. */
   numbers: readonly StatedNumber[];

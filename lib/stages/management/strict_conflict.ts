@@ -3,11 +3,18 @@ import type { MemoryRecord } from "../../model/memory_record.ts";
 import type { StatedNumber } from "../../model/source_unit.ts";
 import { type MemoryState, quarantineWhere, type VerifiedOutcome } from "./policy.ts";
 
-/** What one source of a record claims: the query answer it states and its keyed numbers. */
+/**
+ * What one source of a record claims: the query answer it states or is evidence for, and its
+ * keyed numbers.
+ */
 interface _Claim {
   asserts: string | null;
   numbers: readonly StatedNumber[];
 }
+
+const _claim = (
+  source: Pick<MemoryRecord, "asserts" | "supports" | "numbers">,
+): _Claim => ({ asserts: source.asserts ?? source.supports ?? null, numbers: source.numbers });
 
 /**
  * The claims a record makes, read from its source units when the state knows them (so a
@@ -15,15 +22,15 @@ interface _Claim {
  */
 function _claims(record: MemoryRecord, state: MemoryState): _Claim[] {
   const units = record.sourceUnitIds.map((id) => state.units?.get(id));
-  if (units.length > 0 && units.every((u) => u !== undefined)) return units;
-  return [{ asserts: record.asserts, numbers: record.numbers }];
+  if (units.length > 0 && units.every((u) => u !== undefined)) return units.map((u) => _claim(u!));
+  return [_claim(record)];
 }
 
 function _outcomes(state: MemoryState): readonly VerifiedOutcome[] {
   return state.outcomes ??
     state.records.filter((r) => r.provenance.verified).map((r) => ({
       sourceId: r.id,
-      asserts: r.asserts,
+      asserts: r.asserts ?? r.supports ?? null,
       numbers: r.numbers,
     }));
 }
@@ -40,8 +47,9 @@ function _contradicts(claim: _Claim, outcome: VerifiedOutcome): boolean {
 
 /**
  * True when some source of `record` contradicts some verified outcome of the history: it
- * asserts a different answer to the query than an outcome confirms, or states a different
- * value under a key an outcome fixes. A record that nothing verified contradicts is consistent.
+ * asserts (or is evidence for) a different answer to the query than an outcome confirms, or
+ * states a different value under a key an outcome fixes. A record that nothing verified
+ * contradicts is consistent.
  */
 export function isInconsistent(options: {
   /** The record whose source units are checked. */

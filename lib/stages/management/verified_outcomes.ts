@@ -35,10 +35,10 @@ export function verifiedOutcomes(options: {
   records?: readonly MemoryRecord[];
 }): VerifiedOutcome[] {
   const fromUnits = options.traces.flatMap((t) => t.units).filter(isVerifiedOutcome)
-    .map((u) => ({ sourceId: u.id, asserts: u.asserts, numbers: u.numbers }));
+    .map((u) => ({ sourceId: u.id, asserts: u.asserts ?? u.supports ?? null, numbers: u.numbers }));
   const unitIds = new Set(options.traces.flatMap((t) => t.units.map((u) => u.id)));
   const fromRecords = (options.records ?? []).filter((r) =>
     r.provenance.verified && r.sourceUnitIds.every((id) => !unitIds.has(id))
-  ).map((r) => ({ sourceId: r.id, asserts: r.asserts, numbers: r.numbers }));
+  ).map((r) => ({ sourceId: r.id, asserts: r.asserts ?? r.supports ?? null, numbers: r.numbers }));
   return [...fromUnits, ...fromRecords];
 }

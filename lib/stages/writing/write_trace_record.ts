@@ -15,7 +15,9 @@ export const WRITTEN_AT = { background: 0, helpful: 1, risk: 2 } as const;
  * Build the record for a trace from its admitted unit ids (in rank order).
  *
  * Provenance: trusted when every admitted unit is trusted; verified when at least one is a
- * verified outcome; `asserts` is the first assertion in rank order; numbers are the union.
+ * verified outcome; `asserts` is the first assertion in rank order, `supports` the first value a
+ * unit asserts or is evidence for; numbers are the union; the trace's session date, when it has
+ * one, is the record's `sessionTime`.
  * The record id names the trace and how many units it holds, so records at different
  * coverage levels never share an id.
  *
@@ -63,8 +65,10 @@ export async function writeTraceRecord(options: {
       trusted: units.every((u) => u.trusted),
       verified: units.some((u) => u.verified),
       writtenAt: WRITTEN_AT[trace.kind],
+      ...(trace.sessionTime === undefined ? {} : { sessionTime: trace.sessionTime }),
     },
     numbers: units.flatMap((u) => u.numbers),
     asserts: units.find((u) => u.asserts !== null)?.asserts ?? null,
+    supports: units.map((u) => u.asserts ?? u.supports ?? null).find((v) => v !== null) ?? null,
   };
 }
