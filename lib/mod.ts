@@ -419,6 +419,7 @@ export {
   figure4TraceLoad,
   figure5Rankers,
   figure6BudgetFill,
+  figure6Conditions,
   figure7MemorySize,
   PAPER_RANKERS,
   paperRanker,
@@ -463,12 +464,18 @@ export type {
 } from "./figures/figure3_stages.ts";
 export { stageFigure } from "./figures/stage_figure.ts";
 export type { StageFigureOptions } from "./figures/stage_figure.ts";
-export { midFigure } from "./figures/mid_figure.ts";
+export { midDomain, midFigure } from "./figures/mid_figure.ts";
 export type { MidFigureOptions } from "./figures/mid_figure.ts";
 export { counterfactualFigure, FLIP_STYLE } from "./figures/counterfactual_figure.ts";
 export type { CounterfactualFigureOptions } from "./figures/counterfactual_figure.ts";
 export { topKFigure } from "./figures/top_k_figure.ts";
 export type { TopKFigureOptions } from "./figures/top_k_figure.ts";
+export {
+  CONDITION_COLORS,
+  conditionFigure,
+  EVERY_CONDITION_COLOR,
+} from "./figures/condition_figure.ts";
+export type { ConditionFigureOptions } from "./figures/condition_figure.ts";
 
 // Existing memory systems (Mem0, LangMem, A-Mem, Hindsight): sessions, ports, measurement
 export type {
