@@ -268,7 +268,7 @@ export {
   reportErrorRows,
 } from "./run/error_summary.ts";
 export type { ErrorSummary } from "./run/error_summary.ts";
-export { jupyterProgress, jupyterStatus, show } from "./run/jupyter_progress.ts";
+export { jupyterProgress, jupyterStatus } from "./run/jupyter_progress.ts";
 export { modelSetup, parseModelOptions } from "./run/model_setup.ts";
 export type { ModelSetup } from "./run/model_setup.ts";
 export { readRowsFile } from "./run/rows_file.ts";
@@ -380,6 +380,10 @@ export type { ParamValue } from "./experiments/notebook_param.ts";
 export { backendOf, backendsOf, withBackend } from "./experiments/backend.ts";
 export type { BackendFields } from "./experiments/backend.ts";
 export { notebookBanner, notebookSetup } from "./experiments/notebook_setup.ts";
+export { ClaimError, notice, spread, versusPaper } from "./experiments/notebook_notice.ts";
+export { unlessDataMissing } from "./experiments/notebook_data.ts";
+export { lostDisplays, show, SHOW_REPORT_ENV } from "./experiments/notebook_show.ts";
+export type { Claim } from "./experiments/notebook_notice.ts";
 export type { NotebookKnobs, NotebookSetup } from "./experiments/notebook_setup.ts";
 export { agentLabel } from "./experiments/experiment_setup.ts";
 export type { ExperimentOptions } from "./experiments/experiment_setup.ts";
@@ -453,7 +457,7 @@ export {
   svgToPng,
 } from "./figures/export_figure.ts";
 export type { ExportFigureOptions } from "./figures/export_figure.ts";
-export { loadPaperValues, PAPER_DIR } from "./figures/paper_values.ts";
+export { loadPaperValues, PAPER_DIR, paperValue } from "./figures/paper_values.ts";
 export type { PaperValue, PaperValues } from "./figures/paper_values.ts";
 export { table1Frame, table2Frame } from "./figures/paper_tables.ts";
 export { drawFigure3Column, figure3Stages, FIXED_AT_DEFAULTS } from "./figures/figure3_stages.ts";
