@@ -380,7 +380,13 @@ export type { ParamValue } from "./experiments/notebook_param.ts";
 export { backendOf, backendsOf, withBackend } from "./experiments/backend.ts";
 export type { BackendFields } from "./experiments/backend.ts";
 export { notebookBanner, notebookSetup } from "./experiments/notebook_setup.ts";
-export { ClaimError, notice, spread, versusPaper } from "./experiments/notebook_notice.ts";
+export {
+  ClaimError,
+  CLAIMS_ENV,
+  notice,
+  spread,
+  versusPaper,
+} from "./experiments/notebook_notice.ts";
 export { unlessDataMissing } from "./experiments/notebook_data.ts";
 export { lostDisplays, show, SHOW_REPORT_ENV } from "./experiments/notebook_show.ts";
 export type { Claim } from "./experiments/notebook_notice.ts";

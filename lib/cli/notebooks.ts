@@ -24,6 +24,7 @@ import { AgentSpec, MODEL_OPTIONS, registeredOrModel } from "./sweep_args.ts";
 import { errorRowsExit, pluginPaths } from "./command.ts";
 import { NOTEBOOK_HTML_TEMPLATE, offlineMath } from "../experiments/notebook_html.ts";
 import { lostDisplays, SHOW_REPORT_ENV } from "../experiments/notebook_show.ts";
+import { CLAIMS_ENV } from "../experiments/notebook_notice.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 
 // Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
@@ -151,6 +152,15 @@ export const notebooksCommand = defineCommand({
       defaultText: "a new temporary directory",
       path: { use: "output-dir" },
     }),
+    claims: opt.string({
+      description: 'check: a "what to notice" claim that does not hold fails its notebook; ' +
+        "mark: it is shown with ✗ and the notebook goes on (for runs with other parameters " +
+        "than the ones the claims were written for).",
+      example: "mark",
+      default: "check",
+      env: "MEMGAUGE_CLAIMS",
+      schema: z.enum(["check", "mark"]),
+    }),
     "kernel-cwd": opt.string({
       description: "Working directory of each notebook's kernel (the notebooks find lib/ and " +
         "data/ from their own location, so any directory inside the repository works).",
@@ -258,6 +268,7 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
   // Kernels may run anywhere: paths given here are made absolute first.
   const env: Record<string, string> = {
     ...(v.n !== undefined && { MEMGAUGE_N: String(v.n) }),
+    [CLAIMS_ENV]: v.claims,
     ...(v.agent !== undefined && { MEMGAUGE_AGENT: v.agent }),
     ...(v.dataset !== undefined && {
       MEMGAUGE_DATASET: v.dataset.endsWith(".json") ? resolve(v.dataset) : v.dataset,

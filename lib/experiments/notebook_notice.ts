@@ -15,6 +15,21 @@ export interface Claim {
   values?: Readonly<Record<string, number | string | null>>;
 }
 
+/**
+ * Environment variable of the claims mode: `check` (default) fails the notebook on a claim that
+ * does not hold; `mark` shows it with ✗ and goes on (runs with other parameters than the ones
+ * the claims were written for: `deno task notebooks --claims mark`).
+ */
+export const CLAIMS_ENV = "MEMGAUGE_CLAIMS";
+
+function _mark(): boolean {
+  try {
+    return Deno.env.get(CLAIMS_ENV) === "mark";
+  } catch {
+    return false;
+  }
+}
+
 /** Thrown by {@link notice} when a claim does not hold: the notebook cell fails with it. */
 export class ClaimError extends Error {
   override name = "ClaimError";
@@ -50,6 +65,8 @@ function _values(values: Claim["values"]): string {
  * const model = [{ error: null, simulated: false }];
  * assert.match(notice({ claims: [{ claim: "C", holds: false }], rows: model }).text, /✗ C/);
  * assert.match(notice({ claims: [{ claim: "C", holds: false }], rows: [{ error: "HTTP 401", simulated: true }] }).text, /not checked, 1 of 1 rows are error rows/);
+ * // Claims mode "mark" (MEMGAUGE_CLAIMS=mark): shown with ✗, the notebook goes on.
+ * assert.match(notice({ claims: [{ claim: "C", holds: false }], mark: true }).text, /✗ C/);
  * ```
  */
 export function notice(options: {
@@ -64,6 +81,11 @@ export function notice(options: {
    * the words were written for the offline reference agent's data.
    */
   rows?: readonly { error: string | null; simulated: boolean }[];
+  /**
+   * Mark a claim that does not hold with ✗ instead of throwing; default true when
+   * `MEMGAUGE_CLAIMS=mark`, else false.
+   */
+  mark?: boolean;
 }): { text: string } {
   const failed = options.claims.filter((c) =>
     c.holds !== true || Object.values(c.values ?? {}).some((v) => v === null)
@@ -71,7 +93,8 @@ export function notice(options: {
   const rows = options.rows ?? [];
   const errors = rows.filter((r) => r.error !== null).length;
   const model = rows.some((r) => !r.simulated);
-  if (errors > 0 || (model && failed.length > 0)) {
+  const mark = options.mark ?? _mark();
+  if (errors > 0 || ((model || mark) && failed.length > 0)) {
     const lines = options.claims.map((c) =>
       `- ${errors > 0 ? "?" : failed.includes(c) ? "✗" : "✓"} ${c.claim}${
         c.values && Object.keys(c.values).length ? ` (${_values(c.values)})` : ""
@@ -81,7 +104,9 @@ export function notice(options: {
       `**${options.title ?? "What to notice"}: ${
         errors > 0
           ? `not checked, ${errors} of ${rows.length} rows are error rows`
-          : "checked on a real model; ✗ marks words written for the offline reference agent that do not hold here"
+          : model
+          ? "checked on a real model; ✗ marks words written for the offline reference agent that do not hold here"
+          : "checked; ✗ marks claims that do not hold on this run (claims mode: mark)"
       }**`,
       "",
       ...lines,
