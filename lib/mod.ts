@@ -284,7 +284,7 @@ export {
   reportErrorRows,
 } from "./run/error_summary.ts";
 export type { ErrorSummary } from "./run/error_summary.ts";
-export { jupyterProgress, jupyterStatus, show } from "./run/jupyter_progress.ts";
+export { jupyterProgress, jupyterStatus } from "./run/jupyter_progress.ts";
 export { modelSetup, parseModelOptions } from "./run/model_setup.ts";
 export type { ModelSetup } from "./run/model_setup.ts";
 export { readRowsFile } from "./run/rows_file.ts";
@@ -396,6 +396,16 @@ export type { ParamValue } from "./experiments/notebook_param.ts";
 export { backendOf, backendsOf, withBackend } from "./experiments/backend.ts";
 export type { BackendFields } from "./experiments/backend.ts";
 export { notebookBanner, notebookSetup } from "./experiments/notebook_setup.ts";
+export {
+  ClaimError,
+  CLAIMS_ENV,
+  notice,
+  spread,
+  versusPaper,
+} from "./experiments/notebook_notice.ts";
+export { unlessDataMissing } from "./experiments/notebook_data.ts";
+export { lostDisplays, show, SHOW_REPORT_ENV } from "./experiments/notebook_show.ts";
+export type { Claim } from "./experiments/notebook_notice.ts";
 export type { NotebookKnobs, NotebookSetup } from "./experiments/notebook_setup.ts";
 export { agentLabel } from "./experiments/experiment_setup.ts";
 export type { ExperimentOptions } from "./experiments/experiment_setup.ts";
@@ -435,6 +445,7 @@ export {
   figure4TraceLoad,
   figure5Rankers,
   figure6BudgetFill,
+  figure6Conditions,
   figure7MemorySize,
   PAPER_RANKERS,
   paperRanker,
@@ -468,7 +479,7 @@ export {
   svgToPng,
 } from "./figures/export_figure.ts";
 export type { ExportFigureOptions } from "./figures/export_figure.ts";
-export { loadPaperValues, PAPER_DIR } from "./figures/paper_values.ts";
+export { loadPaperValues, PAPER_DIR, paperValue } from "./figures/paper_values.ts";
 export type { PaperValue, PaperValues } from "./figures/paper_values.ts";
 export { table1Frame, table2Frame } from "./figures/paper_tables.ts";
 export { drawFigure3Column, figure3Stages, FIXED_AT_DEFAULTS } from "./figures/figure3_stages.ts";
@@ -479,12 +490,18 @@ export type {
 } from "./figures/figure3_stages.ts";
 export { stageFigure } from "./figures/stage_figure.ts";
 export type { StageFigureOptions } from "./figures/stage_figure.ts";
-export { midFigure } from "./figures/mid_figure.ts";
+export { midDomain, midFigure } from "./figures/mid_figure.ts";
 export type { MidFigureOptions } from "./figures/mid_figure.ts";
 export { counterfactualFigure, FLIP_STYLE } from "./figures/counterfactual_figure.ts";
 export type { CounterfactualFigureOptions } from "./figures/counterfactual_figure.ts";
 export { topKFigure } from "./figures/top_k_figure.ts";
 export type { TopKFigureOptions } from "./figures/top_k_figure.ts";
+export {
+  CONDITION_COLORS,
+  conditionFigure,
+  EVERY_CONDITION_COLOR,
+} from "./figures/condition_figure.ts";
+export type { ConditionFigureOptions } from "./figures/condition_figure.ts";
 
 // Existing memory systems (Mem0, LangMem, A-Mem, Hindsight): sessions, ports, measurement
 export type {

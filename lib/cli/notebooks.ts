@@ -1,11 +1,13 @@
 /**
  * `deno task notebooks`: execute the notebooks headless through Jupyter with the Deno kernel
- * (installing the kernelspec when absent). A cell error exits 1; sweeps that ended with error
- * rows (each kernel reports them through MEMGAUGE_ERROR_REPORT) exit 3. The Deno kernel (2.9.6)
- * loses a cell's output now and then in headless runs: a notebook with a cell that should have
- * shown something and shows nothing is executed once more, and what is still missing is reported.
+ * (installing the kernelspec when absent) and export each to an HTML page that opens offline.
+ * A cell error fails the run (exit 1): a "what to notice" claim that does not hold on the data
+ * is one. So is a cell that should have shown a figure or table and shows nothing: the Deno
+ * kernel (2.9.6) loses a cell's output now and then in headless runs, so such a notebook is
+ * executed once more, and what is still missing fails the run. Sweeps that ended with error rows
+ * (each kernel reports them through MEMGAUGE_ERROR_REPORT) exit 3.
  */
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { ERROR_REPORT_ENV, type ErrorSummary } from "../run/error_summary.ts";
 import {
   CliError,
@@ -20,15 +22,36 @@ import { z } from "zod";
 import { JUDGES } from "../judges/judges.ts";
 import { AgentSpec, MODEL_OPTIONS, registeredOrModel } from "./sweep_args.ts";
 import { errorRowsExit, pluginPaths } from "./command.ts";
+import { NOTEBOOK_HTML_TEMPLATE, offlineMath } from "../experiments/notebook_html.ts";
+import { lostDisplays, SHOW_REPORT_ENV } from "../experiments/notebook_show.ts";
+import { CLAIMS_ENV } from "../experiments/notebook_notice.ts";
+import { writeFileAtomic } from "../io/atomic_write.ts";
 
 // Failed calls are never cached: a rerun asks exactly them again and reuses every answer.
 const _RETRY_LABEL = "Retry the failed calls (cached answers are reused)";
 
 const _DIR = new URL("../../notebooks/", import.meta.url).pathname;
 
-async function _run(cmd: string, args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(cmd, { args, env, stdout: "piped", stderr: "piped" })
-    .output();
+async function _run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string; stdin?: string } = {},
+) {
+  const child = new Deno.Command(cmd, {
+    args,
+    env,
+    cwd: options.cwd,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const out = await child.output();
   return {
     ok: out.success,
     stdout: new TextDecoder().decode(out.stdout),
@@ -77,6 +100,17 @@ export function missingOutputs(notebook: {
   return missing;
 }
 
+/** A positional that names a notebook file rather than a shipped notebook. */
+function _isFile(name: string): boolean {
+  return name.endsWith(".ipynb") && (() => {
+    try {
+      return Deno.statSync(name).isFile;
+    } catch {
+      return false;
+    }
+  })();
+}
+
 /** The notebooks shipped, by file name, sorted. */
 export function notebookNames(): string[] {
   return [...Deno.readDirSync(_DIR)].map((e) => e.name).filter((n) => n.endsWith(".ipynb"))
@@ -90,23 +124,49 @@ export const notebooksCommand = defineCommand({
   description: "Each option is passed to the notebooks through its environment variable, which " +
     "can also be set directly; every other knob of a notebook's parameters cell is read from " +
     "MEMGAUGE_<NAME> too (e.g. MEMGAUGE_GRID=0,0.5,1, MEMGAUGE_K=3, MEMGAUGE_OUT=DIR to write " +
-    "the notebook's figures and CSVs). Executed notebooks go to a temporary directory, printed " +
-    "at the end; the committed notebooks stay without outputs. A notebook whose kernel lost a " +
-    "cell's output is executed once more, and what is still missing is reported.",
+    "the notebook's figures and CSVs). Each executed notebook (NAME.ipynb) and its page " +
+    "(NAME.html: equations as MathML, solutions folded, nothing fetched from a network) go to " +
+    "--out, by default a temporary directory printed at the end; the committed notebooks stay " +
+    'without outputs. A claim of a "what to notice" cell that does not hold fails its ' +
+    "notebook. A notebook whose kernel lost a cell's output is executed once more; an output " +
+    "still missing fails the run.",
   positionals: {
     name: "NAME",
     description: `Run only the notebooks whose file name contains NAME (${
       notebookNames().map((n) => n.replace(/\.ipynb$/, "")).join(", ")
-    }); every NAME must match one.`,
+    }), or the notebook file NAME.ipynb; every NAME must match one.`,
     example: "03_management",
   },
   options: {
     n: opt.integer({
-      description: "Instances per experiment (a small n keeps a run short).",
-      example: "28",
-      default: 8,
+      description: "Instances per experiment; default each notebook's own N (0: every " +
+        "instance, 28 on the demo set). A small n keeps a run short and its rates coarse.",
+      example: "10",
+      defaultText: "every instance",
       env: "MEMGAUGE_N",
       schema: z.number().int().min(1),
+    }),
+    out: opt.string({
+      description: "Directory for the executed notebooks and their HTML pages.",
+      example: "executed",
+      defaultText: "a new temporary directory",
+      path: { use: "output-dir" },
+    }),
+    claims: opt.string({
+      description: 'check: a "what to notice" claim that does not hold fails its notebook; ' +
+        "mark: it is shown with ✗ and the notebook goes on (for runs with other parameters " +
+        "than the ones the claims were written for).",
+      example: "mark",
+      default: "check",
+      env: "MEMGAUGE_CLAIMS",
+      schema: z.enum(["check", "mark"]),
+    }),
+    "kernel-cwd": opt.string({
+      description: "Working directory of each notebook's kernel (the notebooks find lib/ and " +
+        "data/ from their own location, so any directory inside the repository works).",
+      example: ".",
+      defaultText: "the notebook's folder, as Jupyter starts kernels",
+      path: { use: "input-dir" },
     }),
     agent: opt.string({
       description: "Agent of the notebooks: reference (the offline simulator), " +
@@ -159,6 +219,7 @@ export const notebooksCommand = defineCommand({
       if (p.trim() === "") {
         throw new CliError("notebook name: empty (see deno task notebooks --help)");
       }
+      if (_isFile(p)) continue;
       if (!names.some((n) => n.includes(p))) {
         throw new CliError(
           `notebook name ${JSON.stringify(p)}: matches none of ${
@@ -178,8 +239,8 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
     );
   }
   // `jupyter kernelspec` needs jupyter-client's CLI, often absent: look in the data dirs instead.
-  const paths = await _run("jupyter", ["--paths", "--json"]);
-  const dataDirs: string[] = paths.ok ? JSON.parse(paths.stdout).data ?? [] : [];
+  const jupyterPaths = await _run("jupyter", ["--paths", "--json"]);
+  const dataDirs: string[] = jupyterPaths.ok ? JSON.parse(jupyterPaths.stdout).data ?? [] : [];
   const hasKernel = dataDirs.some((d) => {
     try {
       return Deno.statSync(`${d}/kernels/deno/kernel.json`).isFile;
@@ -193,11 +254,21 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
     if (!install.ok) throw new Error(`deno jupyter --install failed: ${install.stderr}`);
   }
   const only = parsed.positionals;
-  const names = notebookNames().filter((n) => only.length === 0 || only.some((o) => n.includes(o)));
-  const outDir = await Deno.makeTempDir({ prefix: "memgauge-notebooks-" });
-  // Kernels run in the notebooks' folder: paths given here are made absolute first.
+  const files = only.filter(_isFile).map((f) => resolve(f));
+  const names = only.length > 0 && files.length === only.length
+    ? []
+    : notebookNames().filter((n) =>
+      only.length === 0 || only.some((o) => !_isFile(o) && n.includes(o))
+    );
+  const paths = [...names.map((n) => `${_DIR}${n}`), ...files];
+  const outDir = v.out === undefined
+    ? await Deno.makeTempDir({ prefix: "memgauge-notebooks-" })
+    : resolve(v.out);
+  await Deno.mkdir(outDir, { recursive: true });
+  // Kernels may run anywhere: paths given here are made absolute first.
   const env: Record<string, string> = {
-    MEMGAUGE_N: String(v.n),
+    ...(v.n !== undefined && { MEMGAUGE_N: String(v.n) }),
+    [CLAIMS_ENV]: v.claims,
     ...(v.agent !== undefined && { MEMGAUGE_AGENT: v.agent }),
     ...(v.dataset !== undefined && {
       MEMGAUGE_DATASET: v.dataset.endsWith(".json") ? resolve(v.dataset) : v.dataset,
@@ -214,30 +285,51 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
   const total: ErrorSummary = { rows: 0, errors: 0, kinds: [] };
   const kinds = new Map<string, number>();
   const lost: string[] = [];
-  for (const name of names) {
+  for (const path of paths) {
+    const name = basename(path);
     const started = performance.now();
     const report = `${outDir}/${name}.errors.jsonl`;
-    const execute = () =>
-      _run("jupyter", [
-        "nbconvert",
-        "--to",
-        "notebook",
-        "--execute",
-        "--ExecutePreprocessor.kernel_name=deno",
-        "--ExecutePreprocessor.timeout=900",
-        "--output-dir",
-        outDir,
-        `${_DIR}${name}`,
-      ], { ...env, [ERROR_REPORT_ENV]: report });
+    const shown = `${outDir}/${name}.shown.txt`;
+    const executed = `${outDir}/${name}`;
+    // The notebook comes in on stdin, so the kernel starts in the directory we choose (nbconvert
+    // would start it in the notebook's folder); the executed copy goes to --out.
+    const execute = async () => {
+      await Deno.remove(shown).catch(() => {});
+      return await _run(
+        "jupyter",
+        [
+          "nbconvert",
+          "--stdin",
+          "--to",
+          "notebook",
+          "--execute",
+          "--ExecutePreprocessor.kernel_name=deno",
+          "--ExecutePreprocessor.timeout=900",
+          "--output-dir",
+          outDir,
+          "--output",
+          name.replace(/\.ipynb$/, ""),
+        ],
+        { ...env, [ERROR_REPORT_ENV]: report, [SHOW_REPORT_ENV]: shown },
+        {
+          cwd: v.kernelCwd === undefined ? resolve(path, "..") : resolve(v.kernelCwd),
+          stdin: await Deno.readTextFile(path),
+        },
+      );
+    };
     let result = await execute();
-    let missing = result.ok ? _missing(`${outDir}/${name}`) : [];
+    let missing = result.ok ? _missing(executed, shown) : [];
     if (missing.length > 0) {
       // Lost outputs are the kernel's, not the notebook's: one more run, from a clean report.
-      console.log(`rerun  ${name} (the kernel lost the output of cell ${missing.join(", ")})`);
+      console.log(`rerun  ${name} (the kernel lost ${missing.join(", ")})`);
       await Deno.remove(report).catch(() => {});
       result = await execute();
-      missing = result.ok ? _missing(`${outDir}/${name}`) : [];
-      if (missing.length > 0) lost.push(`${name}: cell ${missing.join(", ")}`);
+      missing = result.ok ? _missing(executed, shown) : [];
+      if (missing.length > 0) lost.push(`${name}: ${missing.join(", ")}`);
+    }
+    if (result.ok) {
+      const html = await _exportHtml(executed);
+      if (html) result = { ...result, ok: false, stderr: html };
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const summaries = _readReport(report);
@@ -250,8 +342,15 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
     if (errors > 0) withErrors.push(name.replace(/\.ipynb$/, ""));
     const rows = summaries.reduce((n, s) => n + s.rows, 0);
     const note = errors > 0 ? `, ${errors} of ${rows} rows are error rows` : "";
-    if (result.ok) console.log(`ok     ${name} (${seconds} s${note})`);
-    else {
+    if (result.ok && missing.length === 0) console.log(`ok     ${name} (${seconds} s${note})`);
+    else if (result.ok) {
+      failed++;
+      console.log(
+        `FAILED ${name} (${seconds} s${note}): the kernel lost ${
+          missing.join(", ")
+        } again on a rerun (a figure or table the notebook should show is missing)`,
+      );
+    } else {
       failed++;
       console.log(
         `FAILED ${name} (${seconds} s${note})\n${result.stderr.split("\n").slice(-40).join("\n")}`,
@@ -261,21 +360,19 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
   total.kinds = [...kinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   if (failed > 0) {
     console.error(
-      `memgauge notebooks: ${failed} of ${names.length} notebooks failed with a cell error ` +
-        `(outputs in ${outDir})`,
+      `memgauge notebooks: ${failed} of ${paths.length} notebooks failed with a cell error ` +
+        `or a missing output (outputs in ${outDir})` +
+        (lost.length > 0
+          ? `; missing after a rerun (the Deno kernel drops outputs now and then in headless ` +
+            `runs; run them again): ${lost.join("; ")}`
+          : ""),
     );
     return EXIT.failed;
   }
   console.log(
-    `All ${names.length} notebooks ran without a cell error (outputs in ${outDir}).`,
+    `All ${paths.length} notebooks ran without a cell error, every claim held and every ` +
+      `figure and table was shown (executed notebooks and HTML pages in ${outDir}).`,
   );
-  if (lost.length > 0) {
-    console.log(
-      `Missing outputs after a rerun (the Deno kernel drops outputs at random in headless runs): ${
-        lost.join("; ")
-      }.`,
-    );
-  }
   const options = parsed.argv.filter((a) => !parsed.positionals.includes(a));
   return errorRowsExit({
     name: "notebooks",
@@ -291,12 +388,62 @@ async function _main(parsed: Parsed<typeof notebooksCommand.spec.options>): Prom
   });
 }
 
-function _missing(path: string): number[] {
+/**
+ * Write `NAME.html` beside an executed `NAME.ipynb`: equations as MathML, solutions folded, no
+ * network. Returns "" when written, else what went wrong.
+ */
+async function _exportHtml(executed: string): Promise<string> {
+  const { notebook, fill } = offlineMath(JSON.parse(await Deno.readTextFile(executed)));
+  const dir = resolve(executed, "..");
+  const name = basename(executed).replace(/\.ipynb$/, "");
+  const out = await _run(
+    "jupyter",
+    [
+      "nbconvert",
+      "--stdin",
+      "--to",
+      "html",
+      "--template-file",
+      NOTEBOOK_HTML_TEMPLATE,
+      "--output-dir",
+      dir,
+      "--output",
+      `${name}.tmp`,
+    ],
+    {},
+    { stdin: JSON.stringify(notebook) },
+  );
+  if (!out.ok) return `HTML export of ${name} failed:\n${out.stderr}`;
+  const html = await Deno.readTextFile(`${dir}/${name}.tmp.html`);
+  await Deno.remove(`${dir}/${name}.tmp.html`);
+  await writeFileAtomic({ path: `${dir}/${name}.html`, data: fill(html) });
+  return "";
+}
+
+/**
+ * Cells whose output the kernel lost: a display `mg.show` sent that the notebook lacks (found
+ * through the numbers it reported), or a cell that should show something and shows nothing.
+ */
+function _missing(path: string, shown: string): string[] {
+  let notebook;
   try {
-    return missingOutputs(JSON.parse(Deno.readTextFileSync(path)));
+    notebook = JSON.parse(Deno.readTextFileSync(path));
   } catch {
     return [];
   }
+  let report = "";
+  try {
+    report = Deno.readTextFileSync(shown);
+  } catch {
+    // no display was sent
+  }
+  const empty = missingOutputs(notebook);
+  return [
+    ...empty.map((i) => `cell ${i}`),
+    ...lostDisplays({ notebook, report }).map((l) =>
+      `display ${l.display} (${l.after < 0 ? "the first" : `sent after cell ${l.after}'s`})`
+    ),
+  ];
 }
 
 function _readReport(path: string): ErrorSummary[] {

@@ -47,20 +47,29 @@ export interface Anatomy {
   rows: TrialRow[];
 }
 
-const _short = (text: string, n = 110) => text.length > n ? `${text.slice(0, n - 1)}…` : text;
+/** Cells longer than this open in full on a click (HTML) and are cut with "…" (text). */
+const _CLIP = 100;
+
+/** A frame whose count columns are integers, so tables print "rank 1", not "rank 1.000". */
+function _frame(records: Record<string, unknown>[], counts: readonly string[]): pl.DataFrame {
+  return pl.readRecords(records).withColumns(...counts.map((c) => pl.col(c).cast(pl.Int32)));
+}
 
 function _records(records: readonly MemoryRecord[]): pl.DataFrame {
-  return pl.readRecords(records.map((r) => ({
-    id: r.id,
-    role: r.role,
-    channels: r.provenance.channels.join("+"),
-    trusted: r.provenance.trusted,
-    verified: r.provenance.verified,
-    session: r.provenance.session,
-    units: r.sourceUnitIds.length,
-    asserts: r.asserts ?? "",
-    text: _short(r.text),
-  })));
+  return _frame(
+    records.map((r) => ({
+      id: r.id,
+      role: r.role,
+      channels: r.provenance.channels.join("+"),
+      trusted: r.provenance.trusted,
+      verified: r.provenance.verified,
+      session: r.provenance.session,
+      units: r.sourceUnitIds.length,
+      asserts: r.asserts ?? "",
+      text: r.text,
+    })),
+    ["units"],
+  );
 }
 
 /**
@@ -121,7 +130,7 @@ export async function anatomy(options: {
 
   const traces = displayTable({
     title: `Traces of ${instance.id}: units in trace order, rank by the ${point.ranker} ranker`,
-    frame: pl.readRecords(
+    frame: _frame(
       ([["helpful", instance.helpful], [attack, riskTrace]] as const).flatMap(([name, trace]) =>
         trace.units.map((u, i) => ({
           trace: name,
@@ -131,11 +140,14 @@ export async function anatomy(options: {
           trusted: u.trusted,
           verified: u.verified,
           asserts: u.asserts ?? "",
-          text: _short(u.text),
+          text: u.text,
         }))
       ),
+      ["order", "rank"],
     ),
-    caption: "rank 1 is admitted first; a unit that asserts y* (helpful) or y_adv (risk) names it.",
+    caption: "rank 1 is admitted first; a unit that asserts y* (helpful) or y_adv (risk) names " +
+      "it. A long text opens in full on a click.",
+    clip: _CLIP,
   });
 
   const firstStating = (ranking: readonly string[], units: Instance["helpful"]["units"]) => {
@@ -144,7 +156,7 @@ export async function anatomy(options: {
   };
   const prefixes = displayTable({
     title: "Admitted prefix b = ceil(θw·|Z|) of each trace",
-    frame: pl.readRecords(
+    frame: _frame(
       (options.thetaWs ?? [0.2, 0.6, 1]).flatMap((theta) =>
         ([["helpful", instance.helpful, rankings.helpful], [
           attack,
@@ -155,15 +167,16 @@ export async function anatomy(options: {
             const admitted = admit({ ranking, theta });
             const first = firstStating(ranking, trace.units);
             return {
-              "θw": theta,
+              "θw": String(theta),
               trace: name,
               "|Z|": trace.units.length,
               b: admitted.length,
-              "first answer-stating unit at rank": first ?? "none",
+              "first answer-stating unit at rank": first === null ? "none" : String(first),
               "admits it": first !== null && first <= admitted.length,
             };
           })
       ),
+      ["|Z|", "b"],
     ),
   });
 
@@ -188,7 +201,8 @@ export async function anatomy(options: {
       ...instance.background.slice(0, 3),
     ]),
     caption:
-      `|B| = ${instance.background.length} background records in all; provenance is the kit's own.`,
+      `|B| = ${instance.background.length} background records in all; provenance is the kit's own. A long text opens in full on a click.`,
+    clip: _CLIP,
   });
 
   const memoryClean = helpful ? [...instance.background, helpful] : [...instance.background];
@@ -197,24 +211,24 @@ export async function anatomy(options: {
     clean: memoryState({ records: memoryClean, traces: [instance.helpful] }),
     poisoned: memoryState({ records: memoryPoisoned, traces: [instance.helpful, riskTrace] }),
   };
-  const roles = (rs: readonly MemoryRecord[]) => {
-    const count = (role: string) => rs.filter((r) => r.role === role).length;
-    return `helpful ${count("helpful")}, risk ${count("risk")}, background ${count("background")}`;
-  };
   const quarantine = displayTable({
     title: "What each policy quarantines (excluded from retrieval, memory otherwise unchanged)",
-    frame: pl.readRecords(
+    frame: _frame(
       POLICIES.ids().flatMap((id) =>
         (["clean", "poisoned"] as const).map((condition) => {
           const { quarantined } = resources.policy(id).apply(states[condition]);
+          const count = (role: string) => quarantined.filter((r) => r.role === role).length;
           return {
             policy: id,
             condition,
             quarantined: quarantined.length,
-            roles: roles(quarantined),
+            helpful: count("helpful"),
+            risk: count("risk"),
+            background: count("background"),
           };
         })
       ),
+      ["quarantined", "helpful", "risk", "background"],
     ),
   });
 
@@ -239,19 +253,23 @@ export async function anatomy(options: {
     seed,
     drawKey: instance.id,
   });
-  const label = (r: MemoryRecord | undefined) => r ? `[${r.role}] ${_short(r.text, 70)}` : "";
+  const label = (r: MemoryRecord | undefined) => r ? `[${r.role}] ${r.text}` : "";
   const contextTable = displayTable({
     title: `Contexts at ${point.policy}, K = ${point.k}, ${point.fill} fill, a+ = ${
       Number(helpfulExposed)
     }, a- = ${Number(riskExposed)}`,
-    frame: pl.readRecords(Array.from({ length: point.k }, (_, i) => ({
-      slot: i + 1,
-      clean: label(contexts.clean[i]),
-      poisoned: label(contexts.poisoned[i]),
-      "": contexts.clean[i]?.id !== contexts.poisoned[i]?.id ? "◀ risk slot" : "",
-    }))),
+    frame: _frame(
+      Array.from({ length: point.k }, (_, i) => ({
+        slot: i + 1,
+        clean: label(contexts.clean[i]),
+        poisoned: label(contexts.poisoned[i]),
+        "": contexts.clean[i]?.id !== contexts.poisoned[i]?.id ? "◀ risk slot" : "",
+      })),
+      ["slot"],
+    ),
     caption:
-      "Both contexts hold exactly K records and differ only where the risk record replaced a background record.",
+      "Both contexts hold exactly K records and differ only where the risk record replaced a background record. A long text opens in full on a click.",
+    clip: 70,
   });
 
   const rows = await runPair({

@@ -207,7 +207,8 @@ export async function rankerExperiment(
 }
 
 /**
- * Figure 6 (RQ2): retrieval sweeps for each budget K and fill order, MINJA.
+ * Figure 6 (RQ2): retrieval sweeps for each budget K and fill order, MINJA: every pair of `ks`
+ * and `fills`, or exactly the given `conditions` (Figure 6 draws the paper's four).
  *
  * @example
  * ```ts
@@ -215,6 +216,8 @@ export async function rankerExperiment(
  * import { budgetFillExperiment } from "./stage_experiments.ts";
  * const result = await budgetFillExperiment({ n: 2, resamples: 10, ks: [3], fills: ["random"], grid: [1] });
  * assert.equal(result.summary.height, 5);
+ * const two = await budgetFillExperiment({ n: 2, resamples: 10, conditions: [{ k: 3, fill: "random" }, { k: 5, fill: "similarity" }], grid: [1] });
+ * assert.equal(two.summary.height, 2 * 5);
  * ```
  */
 export async function budgetFillExperiment(
@@ -223,24 +226,28 @@ export async function budgetFillExperiment(
     ks?: readonly number[];
     /** Fill orders; default random, similarity. */
     fills?: readonly ("random" | "similarity")[];
+    /** The (K, fill) pairs to run, in order; default every pair of `ks` and `fills`. */
+    conditions?: readonly { k: number; fill: "random" | "similarity" }[];
     /** Exposure grid; default 0, 0.1, ..., 1. */
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
+  const conditions = options.conditions ??
+    (options.ks ?? [3, 5, 7]).flatMap((k) =>
+      (options.fills ?? ["random", "similarity"] as const).map((fill) => ({ k, fill }))
+    );
   const rows: TrialRow[] = [];
-  for (const k of options.ks ?? [3, 5, 7]) {
-    for (const fill of options.fills ?? ["random", "similarity"]) {
-      rows.push(
-        ...await _run(
-          options,
-          `K=${k} ${fill}`,
-          "retrieval",
-          { attacks: options.attacks ?? ["minja"], grid: options.grid, base: { k, fill } },
-          options.bankSize ?? PAPER_DEFAULTS.bankSize,
-          1,
-        ),
-      );
-    }
+  for (const { k, fill } of conditions) {
+    rows.push(
+      ...await _run(
+        options,
+        `K=${k} ${fill}`,
+        "retrieval",
+        { attacks: options.attacks ?? ["minja"], grid: options.grid, base: { k, fill } },
+        options.bankSize ?? PAPER_DEFAULTS.bankSize,
+        1,
+      ),
+    );
   }
   return _result(rows, ["k", "fill", "thetaR"], options);
 }

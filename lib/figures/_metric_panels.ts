@@ -70,11 +70,6 @@ export interface _MetricPanelsOptions {
   fyFormat?: (value: string) => string;
   metrics: readonly string[];
   paper: readonly PaperValue[];
-  /**
-   * Draw paper values whose panel names no column facet in a panel of their own (Figure 7 at
-   * |B| = 500 when the dataset's banks are smaller); default false (they are not drawn).
-   */
-  paperOnlyPanels?: boolean;
   width: number;
   height: number;
   /** Join medians with a line and an IQR band (false for unordered policies). */
@@ -142,7 +137,6 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
   }).sort((a, b) => a.x - b.x);
   const fxValues = o.fxDomain ? [...o.fxDomain] : _order(stats.map((s) => s.fx ?? ""));
   const fyValues = [...new Set(stats.map((s) => s.fy))];
-  const extra: string[] = [];
   const paperMarks = o.paper.filter((p) => o.metrics.includes(p.metric)).flatMap((p) => {
     const x = xPos(p.x) + offsetOf(p.metric);
     if (!Number.isFinite(x) || x < -0.5) return [];
@@ -153,10 +147,6 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
         const ok = p.panel === "" || _applies(p.panel, fx) || _applies(p.panel, fy);
         if (ok) cells.push({ fx, fy });
       }
-    }
-    if (cells.length === 0 && o.paperOnlyPanels && o.fx) {
-      if (!extra.includes(p.panel)) extra.push(p.panel);
-      for (const fy of o.fy ? fyValues : [undefined]) cells.push({ fx: p.panel, fy });
     }
     return cells.map((c) => ({ ...c, x, lo: p.lo, hi: p.hi, metric: p.metric }));
   });
@@ -205,7 +195,7 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
           ticks: o.categories.map((_, i) => i),
           tickFormat: (i: number) => o.categories?.[i] ?? "",
         }
-        : { ticks: 5, inset: 10 }),
+        : { ticks: 5, tickFormat: "~f", inset: 10 }),
     },
     y: {
       label: "rate (%)",
@@ -214,14 +204,11 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
       percent: true,
       grid: true,
       ticks: 5,
+      // Room above 100% and below 0%: a box or diamond at either end stays inside the panel.
+      insetTop: 8,
+      insetBottom: 8,
     },
-    fx: o.fx
-      ? {
-        label: null,
-        domain: [...fxValues, ...extra],
-        tickFormat: (v: string) => extra.includes(v) ? `${fxFormat(v)} (paper only)` : fxFormat(v),
-      }
-      : undefined,
+    fx: o.fx ? { label: null, domain: fxValues, tickFormat: fxFormat } : undefined,
     fy: o.fy ? { label: null, tickFormat: (v: string) => fyFormat(String(v)) } : undefined,
     marks: [
       Plot.frame({ stroke: "#ccc" }),

@@ -24,6 +24,11 @@ function _escape(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** Text cut to `clip` characters with an ellipsis; as is when shorter or `clip` is unset. */
+function _clipped(text: string, clip: number | undefined): string {
+  return clip !== undefined && text.length > clip ? `${text.slice(0, clip - 1)}…` : text;
+}
+
 function _cells(frame: pl.DataFrame, digits: number): string[][] {
   const columns = frame.columns;
   const records = frame.toRecords();
@@ -61,6 +66,10 @@ function _isNumber(text: string): boolean {
  * assert.match(table.text(), /0\.446/);
  * const bundle = (table as any)[JUPYTER_DISPLAY]();
  * assert.match(bundle["text/html"], /<td>0\.446<\/td>/);
+ * // Long texts: cut in the text form, whole on a click in the HTML form.
+ * const long = displayTable({ frame: pl.DataFrame({ text: ["a".repeat(30)] }), title: "T", clip: 10 });
+ * assert.match(long.text(), /a{9}…/);
+ * assert.match(long.html(), /<details><summary>a{9}…<\/summary>a{30}<\/details>/);
  * ```
  */
 export function displayTable(options: {
@@ -72,12 +81,17 @@ export function displayTable(options: {
   caption?: string;
   /** Decimals of floats; default 3. */
   digits?: number;
+  /**
+   * Longest text shown in a cell; a longer one is cut with "…" in the text form and opens in
+   * full on a click in the HTML form; default no limit.
+   */
+  clip?: number;
 }): DisplayTable {
-  const { frame, title } = options;
+  const { frame, title, clip } = options;
   const caption = options.caption ?? "";
   const digits = options.digits ?? 3;
   const text = () => {
-    const cells = _cells(frame, digits);
+    const cells = _cells(frame, digits).map((r) => r.map((v) => _clipped(v, clip)));
     const header = frame.columns;
     const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
     const numeric = header.map((_, i) =>
@@ -105,7 +119,13 @@ export function displayTable(options: {
           r.map((v) =>
             _isNumber(v) || v === ""
               ? `<td>${_escape(v)}</td>`
-              : `<td style="text-align: left;">${_escape(v)}</td>`
+              : `<td style="text-align: left;">${
+                _clipped(v, clip) === v
+                  ? _escape(v)
+                  : `<details><summary>${_escape(_clipped(v, clip))}</summary>${
+                    _escape(v)
+                  }</details>`
+              }</td>`
           ).join("")
         }</tr>`
       ).join("")
@@ -158,8 +178,9 @@ export function stackTables(options: {
  * ```ts
  * import assert from "node:assert/strict";
  * import { keyValues } from "./display_table.ts";
- * const t = keyValues({ title: "Notice", values: { "ASR at θw = 1": 0.5123 } });
+ * const t = keyValues({ title: "Notice", values: { "ASR at θw = 1": 0.5123, answers: 240 } });
  * assert.match(t.text(), /ASR at θw = 1 +0\.512/);
+ * assert.match(t.text(), /answers +240$/m);
  * ```
  */
 export function keyValues(options: {
@@ -173,7 +194,10 @@ export function keyValues(options: {
     title: options.title,
     frame: pl.DataFrame({
       quantity: entries.map(([k]) => k),
-      value: entries.map(([, v]) => typeof v === "number" ? v.toFixed(3) : v ?? ""),
+      // Counts as integers ("240"), other numbers with three decimals.
+      value: entries.map(([, v]) =>
+        typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v ?? ""
+      ),
     }),
   });
 }

@@ -63,10 +63,17 @@ function _caption(
   fixed: string,
   paper: boolean,
   note: string | undefined,
+  lines: "all" | "none" | "some",
 ): string {
+  // Policies are separate operating points, not a scale: the management column has no line.
+  const median = {
+    all: "Line: median across agents; band and box: interquartile range",
+    none: "Thick tick: median across agents; box: interquartile range",
+    some: "Line (thick tick for policies): median across agents; band and box: interquartile range",
+  }[lines];
   return `Agent backend: ${agentLabel ?? "offline reference agent"} (${agents} agent${
     agents === 1 ? "" : "s"
-  }). Line: median across agents; band and box: interquartile range; whiskers: min-max. ` +
+  }). ${median}; whiskers: min-max. ` +
     `One stage varies; the others sit at ${fixed}.` +
     (paper
       ? " Diamonds, coloured by metric: the paper's published value or range (median across 11 LLMs), where its text states one."
@@ -117,6 +124,7 @@ export function figure3Stages(options: Figure3Options): Element {
       options.fixed ?? FIXED_AT_DEFAULTS,
       drawn.length > 0,
       options.note,
+      "some",
     ),
   });
 }
@@ -175,6 +183,7 @@ export function drawFigure3Column(options: Figure3ColumnOptions): Element {
       options.fixed ?? FIXED_AT_DEFAULTS,
       drawn.length > 0,
       options.note,
+      options.stage === "management" ? "none" : "all",
     ),
   });
 }

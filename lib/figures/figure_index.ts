@@ -15,6 +15,7 @@ export interface IndexEntry {
   /** File name without extension: the page shows `NAME.svg` and links `NAME.png`, `NAME.csv`. */
   name: string;
   title: string;
+  /** The caption; the SVG draws it under the chart, so the page gives it only as alt text. */
   caption: string;
   /** HTML tables shown under the figure (already escaped, e.g. `DisplayTable.html()`). */
   tables: readonly string[];
@@ -27,8 +28,10 @@ export interface IndexEntry {
  * ```ts
  * import assert from "node:assert/strict";
  * import { figureIndex } from "./figure_index.ts";
- * const html = figureIndex({ title: "t", figures: [{ name: "figure3_stages", title: "Figure 3", caption: "c", tables: [] }] });
+ * const html = figureIndex({ title: "t", figures: [{ name: "figure3_stages", title: "Figure 3", caption: "The caption.", tables: [] }] });
  * assert.match(html, /<img src="figure3_stages.svg"/);
+ * // The image carries its caption; the page repeats it only as the image's alt text.
+ * assert.equal(html.split("The caption.").length - 1, 1);
  * ```
  */
 export function figureIndex(options: {
@@ -43,8 +46,7 @@ export function figureIndex(options: {
   const sections = options.figures.map((f) =>
     `<section id="${_escape(f.name)}">
 <h2>${_escape(f.title || f.name)}</h2>
-<img src="${_escape(f.name)}.svg" alt="${_escape(f.title || f.name)}">
-<p class="caption">${_escape(f.caption)}</p>
+<img src="${_escape(f.name)}.svg" alt="${_escape([f.title || f.name, f.caption].join(". "))}">
 <p class="files">Files: <a href="${_escape(f.name)}.svg">SVG</a> · <a href="${
       _escape(f.name)
     }.png">PNG</a></p>
@@ -63,7 +65,6 @@ table { border-collapse: collapse; margin: 0.8em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #f4f4f4; }
 td:first-child, th:first-child { text-align: left; }
-.caption { max-width: 70em; }
 section { margin-bottom: 3em; }
 </style>
 </head>

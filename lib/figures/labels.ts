@@ -17,6 +17,7 @@ export const AXIS_LABEL: Record<string, string> = {
   policy: "management policy",
   thetaR: "retrieval exposure θr",
   thetaRRisk: "risk exposure θr− (θr+ = 0.8)",
+  bankSize: "memory size |B| (background records)",
 };
 
 /**

@@ -28,6 +28,7 @@ function _chart(
   xLabel: string,
   categories: readonly string[] | undefined,
   width: number,
+  domain: readonly [number, number],
 ): Element {
   const pos = (v: unknown) => categories ? categories.indexOf(String(v)) : Number(v);
   const xs = [...new Set(records.map((r) => pos(r[x])))].sort((a, b) => a - b);
@@ -60,8 +61,16 @@ function _chart(
         labelArrow: "none",
         labelAnchor: "center",
       }
-      : { label: xLabel, ticks: 5, inset: 10, labelArrow: "none", labelAnchor: "center" },
-    y: { label: "MID (percentage points)", labelArrow: "none", grid: true, ticks: 5 },
+      : {
+        label: xLabel,
+        ticks: 5,
+        tickFormat: "~f",
+        inset: 10,
+        labelArrow: "none",
+        labelAnchor: "center",
+      },
+    // One domain for the three charts, padded beyond the widest interval: no bar ends on an edge.
+    y: { label: "MID (percentage points)", labelArrow: "none", grid: true, ticks: 6, domain },
     fy: { label: null },
     marks: [
       Plot.frame({ stroke: "#ccc" }),
@@ -70,6 +79,36 @@ function _chart(
       Plot.dot(points, { x: "x", y: "y", fy: "panel", fill: color, r: 3.5 }),
     ],
   });
+}
+
+/**
+ * The y domain of the MID charts in percentage points: 0 and every interval end inside, with a
+ * margin of 6% of the span, rounded out to a multiple of 10.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { midDomain } from "./mid_figure.ts";
+ * assert.deepEqual(midDomain({ records: [{ midAsr: 0.4, midAsrLo: -0.126, midAsrHi: 0.593 }] }), [-20, 70]);
+ * assert.deepEqual(midDomain({ records: [] }), [-10, 10]);
+ * ```
+ */
+export function midDomain(options: {
+  /** Summary records with `midAsrLo`/`Hi` and `midUtilityLo`/`Hi` (fractions). */
+  records: readonly Record<string, unknown>[];
+}): [number, number] {
+  const ends = options.records.flatMap((r) =>
+    ["midAsr", "midAsrLo", "midAsrHi", "midUtility", "midUtilityLo", "midUtilityHi"].map((c) =>
+      Number(r[c]) * 100
+    )
+  ).filter(Number.isFinite);
+  const lo = Math.min(0, ...ends);
+  const hi = Math.max(0, ...ends);
+  const pad = Math.max(2, 0.06 * (hi - lo));
+  return [
+    Math.min(-10, Math.floor((lo - pad) / 10) * 10),
+    Math.max(10, Math.ceil((hi + pad) / 10) * 10),
+  ];
 }
 
 /** How the caption names the interval methods a summary records in `<metric>CiMethod`. */
@@ -108,12 +147,13 @@ export function midFigure(options: MidFigureOptions): Element {
       ]).filter((m): m is string => typeof m === "string").map((m) => _METHOD_TEXT[m] ?? m),
     ),
   ];
+  const domain = midDomain({ records: [...writing, ...management, ...retrieval] });
   return composeFigure({
     document,
     charts: [
-      _chart(document, writing, "thetaW", AXIS_LABEL.thetaW, undefined, 400),
-      _chart(document, management, "policy", AXIS_LABEL.policy, categories, 400),
-      _chart(document, retrieval, "thetaR", AXIS_LABEL.thetaR, undefined, 520),
+      _chart(document, writing, "thetaW", AXIS_LABEL.thetaW, undefined, 400, domain),
+      _chart(document, management, "policy", AXIS_LABEL.policy, categories, 400, domain),
+      _chart(document, retrieval, "thetaR", AXIS_LABEL.thetaR, undefined, 520, domain),
     ],
     title: "Memory-induced difference (MID) per operating point",
     subtitle: "Paired effect of the risk trace: target decisions it caused, correct ones it cost.",

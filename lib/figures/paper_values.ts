@@ -67,3 +67,39 @@ export async function loadPaperValues(options: {
   );
   return { figures, table1, table2 };
 }
+
+/**
+ * The value or range the paper states for one figure, operating point and metric (the figures'
+ * diamonds), or null when its text states none there. `panel` picks a panel-specific value (an
+ * attack, a ranker, a policy); without it, a value stated for every panel.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadPaperValues, paperValue } from "./paper_values.ts";
+ * const { figures } = await loadPaperValues();
+ * assert.deepEqual(paperValue({ figures, figure: "figure3", stage: "writing", x: 1, metric: "asr" }), { lo: 0.37, hi: 0.64 });
+ * assert.deepEqual(paperValue({ figures, figure: "figure5", x: 0.5, metric: "cleanUtility", panel: "random" }), { lo: 0.16, hi: 0.16 });
+ * assert.equal(paperValue({ figures, figure: "figure3", stage: "writing", x: 0.7, metric: "asr" }), null);
+ * ```
+ */
+export function paperValue(options: {
+  /** The paper's figure values (`loadPaperValues().figures`). */
+  figures: readonly PaperValue[];
+  /** Figure id as in figure_values.csv ("figure3", "figure5", "asymmetric", ...). */
+  figure: string;
+  /** Stage, where the figure has several (Figure 3). */
+  stage?: string;
+  /** Operating point: a number or a policy name. */
+  x: number | string;
+  metric: string;
+  /** Panel the value belongs to; default "" (stated for every panel). */
+  panel?: string;
+}): { lo: number; hi: number } | null {
+  const found = options.figures.find((p) =>
+    p.figure === options.figure && (options.stage === undefined || p.stage === options.stage) &&
+    p.metric === options.metric && p.panel.toLowerCase() === (options.panel ?? "").toLowerCase() &&
+    (typeof options.x === "number" ? Number(p.x) === options.x : p.x === options.x)
+  );
+  return found ? { lo: found.lo, hi: found.hi } : null;
+}

@@ -35,8 +35,6 @@ export interface StageFigureOptions {
   agentLabel?: string;
   /** Published values for this figure; default none. */
   paper?: readonly PaperValue[];
-  /** Draw paper values of a panel the data lacks in a panel of their own; default false. */
-  paperOnlyPanels?: boolean;
   /** Metrics; default clean utility, poisoned utility, ASR. */
   metrics?: readonly string[];
   /** Chart width; default 720, widened to at least 160 + 240 px per column facet. */
@@ -69,15 +67,7 @@ export function stageFigure(options: StageFigureOptions): Element {
   const metrics = options.metrics ?? METRICS;
   const paper = (options.paper ?? []).filter((p) => metrics.includes(p.metric));
   const rowsOfFacets = options.fy ? new Set(records.map((r) => r[options.fy!])).size : 1;
-  const extraPanels = options.paperOnlyPanels && options.fx
-    ? new Set(
-      paper.filter((p) =>
-        p.panel !== "" && !records.some((r) => String(r[options.fx!]) === p.panel)
-      ).map((p) => p.panel),
-    ).size
-    : 0;
-  const columnsOfFacets =
-    (options.fx ? new Set(records.map((r) => String(r[options.fx!]))).size : 1) + extraPanels;
+  const columnsOfFacets = options.fx ? new Set(records.map((r) => String(r[options.fx!]))).size : 1;
   // Each column facet needs room for its header and tick labels, whatever width was asked for.
   const width = Math.max(options.width ?? 720, 160 + 240 * columnsOfFacets);
   const chart = _metricPanels({
@@ -94,7 +84,6 @@ export function stageFigure(options: StageFigureOptions): Element {
     fyFormat: options.fyFormat,
     metrics,
     paper,
-    paperOnlyPanels: options.paperOnlyPanels,
     width,
     height: options.height ?? 90 + 230 * rowsOfFacets,
     connect: options.connect ?? true,

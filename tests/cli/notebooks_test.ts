@@ -45,15 +45,31 @@ const SHARED = [
 ];
 
 Deno.test({
-  name: "every notebook runs headless, and its figures are byte-identical to reproduce's",
+  name:
+    "every notebook runs headless, every claim holds, and its figures are byte-identical to reproduce's",
   ignore: !available,
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      const notebooks = await _run([NOTEBOOKS], { MEMGAUGE_N: "3", MEMGAUGE_OUT: `${dir}/nb` });
+      // Every instance, the notebooks' default: the claims were written for it.
+      const notebooks = await _run([NOTEBOOKS, "--out", `${dir}/executed`], {
+        MEMGAUGE_OUT: `${dir}/nb`,
+      });
       assert.ok(notebooks.ok, notebooks.text);
       assert.match(notebooks.text, new RegExp(`All ${notebookNames().length} notebooks ran`));
-      const reproduce = await _run([REPRODUCE, "--limit", "3", "--out", `${dir}/rep`], {});
+      for (const name of notebookNames()) {
+        const executed = JSON.parse(await Deno.readTextFile(`${dir}/executed/${name}`));
+        const shown = JSON.stringify(executed);
+        assert.match(shown, /What to notice, checked on this run/, `${name}: no checked claims`);
+        assert.doesNotMatch(shown, /"output_type": ?"error"/, `${name}: an error output`);
+        // The page opens offline: equations as MathML, no script from a network, solutions folded.
+        const html = await Deno.readTextFile(`${dir}/executed/${name.replace(/ipynb$/, "html")}`);
+        assert.match(html, /<math /, `${name}: no MathML`);
+        assert.doesNotMatch(html.replace(/<pre[\s\S]*?<\/pre>/g, ""), /\$\$/, `${name}: raw $$`);
+        assert.doesNotMatch(html, /<script[^>]+src=/, `${name}: a script from elsewhere`);
+        assert.match(html, /<details class="memgauge-solution"><summary>Solution 1/, name);
+      }
+      const reproduce = await _run([REPRODUCE, "--out", `${dir}/rep`], {});
       assert.ok(reproduce.ok, reproduce.text);
       for (const name of SHARED) {
         for (const ext of ["svg", "png"]) {
@@ -79,13 +95,112 @@ Deno.test({
   },
 });
 
+/** A notebook of a parameters cell and one cell of code, run from the repository root. */
+async function _tinyNotebook(dir: string, code: string): Promise<string> {
+  const path = `${dir}/tiny.ipynb`;
+  const cell = (source: string, tags: string[] = []) => ({
+    cell_type: "code",
+    execution_count: null,
+    metadata: { tags },
+    outputs: [],
+    source,
+  });
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      cells: [
+        cell('import * as mg from "memgauge";\nconst N = mg.param("N", 0);', ["parameters"]),
+        cell(code),
+      ],
+      metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    }),
+  );
+  return path;
+}
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name: "a claim that does not hold on the run's data fails deno task notebooks, naming the claim",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const path = await _tinyNotebook(
+        dir,
+        `const result = await mg.stageExperiment({ stage: "management", n: 4, resamples: 10, attacks: ["minja"] });
+const asr = (policy: string) => mg.kitMedian({ summary: result.summary, metric: "asr", where: { policy } })!;
+await mg.show(mg.notice({ rows: result.rows, claims: [
+  { claim: "SC leaves more target decisions than UM.", holds: asr("SC") > asr("UM"), values: { UM: asr("UM"), SC: asr("SC") } },
+] }));`,
+      );
+      const run = await _run([NOTEBOOKS, path, "--kernel-cwd", ROOT, "--out", `${dir}/out`], {});
+      assert.ok(!run.ok, run.text);
+      assert.match(run.text, /FAILED tiny\.ipynb/);
+      assert.match(run.text, /ClaimError/);
+      assert.match(
+        run.text,
+        /does not hold on this run: "SC leaves more target decisions than UM\."/,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a display the kernel sent and the notebook lacks fails deno task notebooks after a rerun",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // The cell reports display 99 as sent, as show() does, without sending it: a loss.
+      const path = await _tinyNotebook(
+        dir,
+        `await mg.show(mg.keyValues({ title: "shown", values: { a: 1 } }));
+Deno.writeTextFileSync(Deno.env.get(mg.SHOW_REPORT_ENV)!, "99\\n", { append: true });`,
+      );
+      const run = await _run([NOTEBOOKS, path, "--kernel-cwd", ROOT, "--out", `${dir}/out`], {});
+      assert.ok(!run.ok, run.text);
+      assert.match(run.text, /rerun {2}tiny\.ipynb \(the kernel lost display 99/);
+      assert.match(run.text, /FAILED tiny\.ipynb .*lost display 99 .*again on a rerun/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "every notebook runs with its kernel started at the repository root, and without the benchmark files",
+  ignore: !available,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // No benchmark files here: the solutions that need them say so instead of failing.
+      const run = await _run([NOTEBOOKS, "--kernel-cwd", ROOT, "--out", dir], {
+        MEMGAUGE_DATA: `${dir}/no-data`,
+      });
+      assert.ok(run.ok, run.text);
+      assert.match(run.text, new RegExp(`All ${notebookNames().length} notebooks ran`));
+      const solutions = await Deno.readTextFile(`${dir}/05_robustness.ipynb`);
+      assert.match(solutions, /LongMemEval is not here, so this solution cannot run/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 Deno.test({
   name: "MEMGAUGE_GRID=0,0.5,1 gives exactly those operating points in the writing notebook",
   ignore: !available,
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      const run = await _run([NOTEBOOKS, "02_writing"], {
+      // Other parameters than the claims were written for: claims are marked, not enforced.
+      const run = await _run([NOTEBOOKS, "02_writing", "--claims", "mark"], {
         MEMGAUGE_N: "2",
         MEMGAUGE_GRID: "0,0.5,1",
         MEMGAUGE_K: "3",
@@ -158,7 +273,7 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      const run = await _run([NOTEBOOKS, "01_anatomy", "03_management"], {
+      const run = await _run([NOTEBOOKS, "01_anatomy", "03_management", "--claims", "mark"], {
         MEMGAUGE_N: "2",
         MEMGAUGE_DATASET: "locomo",
         MEMGAUGE_OUT: dir,
@@ -211,5 +326,29 @@ Deno.test("every notebook: committed without outputs, a tagged parameters cell w
       `${name}: exercises`,
     );
     assert.doesNotMatch(markdown + rest, /SPEC/, `${name}: cites SPEC`);
+    // Found from the repository's deno.json wherever the kernel starts, never "../lib".
+    assert.match(text(code[0]), /import \* as mg from "memgauge";/, `${name}: import`);
+    assert.doesNotMatch(rest + text(code[0]), /\.\.\/lib\//, `${name}: imports ../lib/`);
+    // What to notice is checked by code, and every exercise has a folded, executed solution.
+    assert.match(rest, /mg\.notice\(/, `${name}: no check cell`);
+    assert.doesNotMatch(markdown, /MEMGAUGE_/, `${name}: an exercise sets MEMGAUGE_*`);
+    const exercises = markdown.slice(markdown.indexOf("## Exercises"));
+    const asked = [...exercises.matchAll(/^(\d+)\. \*\*/gm)].length;
+    const solutions = cells.filter((c) =>
+      c.cell_type === "code" && (c.metadata.tags ?? []).includes("solution")
+    );
+    assert.equal(
+      solutions.length,
+      asked,
+      `${name}: ${asked} exercises, ${solutions.length} solutions`,
+    );
+    for (const [i, c] of solutions.entries()) {
+      assert.match(text(c), new RegExp(`^// Solution ${i + 1}:`), `${name}: solution ${i + 1}`);
+      assert.deepEqual(
+        (c.metadata as { jupyter?: unknown }).jupyter,
+        { source_hidden: true, outputs_hidden: true },
+        `${name}: solution ${i + 1} not folded`,
+      );
+    }
   }
 });

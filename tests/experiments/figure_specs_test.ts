@@ -84,15 +84,24 @@ Deno.test("Figure 5 draws the paper's four rankers in the paper's order", async 
   );
 });
 
-Deno.test("Figure 6 varies K and fill; Figure 7 draws the paper's |B| = 500 in a panel of its own", async () => {
-  const six = await figure6BudgetFill({ ...quick, ks: [3, 7], fills: ["random"], grid: [1] });
-  assert.deepEqual([...new Set(six.rows.map((r) => r.k))], [3, 7]);
-  assert.match(six.figure.svg, />K = 3</);
-  assert.match(six.figure.svg, />random fill</);
+Deno.test("Figure 6 draws the paper's four lines; Figure 7 puts |B| on the x-axis with the paper's 500", async () => {
+  const six = await figure6BudgetFill({ ...quick, grid: [1] });
+  assert.deepEqual(
+    [...new Set(six.rows.map((r) => `${r.k} ${r.fill}`))],
+    ["3 random", "5 random", "7 random", "5 similarity"],
+  );
+  for (const line of ["K = 3 · random fill", "K = 7 · random fill", "K = 5 · similarity fill"]) {
+    assert.ok(six.figure.svg.includes(`>${line}<`), line);
+  }
+  // One panel per metric.
+  assert.match(six.figure.svg, />clean utility<[\s\S]*>poisoned utility<[\s\S]*>ASR</);
   const seven = await figure7MemorySize({ ...quick, sizes: [25, 50] });
   assert.deepEqual([...new Set(seven.rows.map((r) => r.bankSize))], [25, 50]);
-  assert.match(seven.figure.svg, />\|B\| = 500 \(paper only\)</);
-  // Policies in the paper's order.
+  const ticks = [...seven.figure.svg.matchAll(/aria-label="x-axis tick label"[\s\S]*?<\/g><\/g>/g)]
+    .map((m) => [...m[0].matchAll(/>([^<>]+)<\/text>/g)].map((t) => t[1]));
+  assert.deepEqual(ticks[0].slice(0, 3), ["25", "50", "500"]); // each panel repeats them
+  assert.match(seven.besidePaper!.caption, /memory size \|B\|.* = 500: ASR 0.520/);
+  // Policies are the lines, in the paper's order.
   const svg = seven.figure.svg;
   assert.ok(svg.indexOf(">UM<") < svg.indexOf(">PQ<") && svg.indexOf(">NC<") < svg.indexOf(">SC<"));
 });

@@ -1,4 +1,5 @@
 /** One named SVG snapshot per figure, fed small hand-made frames (independent of the pipeline). */
+import { conditionFigure } from "../../lib/figures/condition_figure.ts";
 import { figure3Stages } from "../../lib/figures/figure3_stages.ts";
 import { midFigure } from "../../lib/figures/mid_figure.ts";
 import { loadPaperValues } from "../../lib/figures/paper_values.ts";
@@ -24,58 +25,66 @@ Deno.test("figure3Stages() matches its snapshot", async () => {
   );
 });
 
-Deno.test("stageFigure() matches its snapshot for Figure 4 (trace load)", async () => {
-  const rows = [0.75, 1, 1.25].flatMap((traceLoad) =>
-    fixtureRows("thetaW", grid, { traceLoad }).filter((r) => r.attack === "minja")
+Deno.test("conditionFigure() matches its snapshot for Figure 4 (trace load)", async () => {
+  const rows = [0.75, 1, 1.25].flatMap((traceLoad, i) =>
+    fixtureRows("thetaW", grid, { traceLoad }).filter((r) => r.attack === "minja").map((r) => ({
+      ...r,
+      asr: Number(r.asr) + 0.05 * i,
+    }))
   );
   await assertSnapshot(
     "figure4_trace_load",
-    stageFigure({
+    conditionFigure({
       summary: rows,
       x: "thetaW",
-      xLabel: "writing coverage θw →",
-      fx: "traceLoad",
+      xLabel: "writing coverage θw",
+      condition: "traceLoad",
+      conditionLabel: (v) => `trace load ${v}×`,
       title: "Figure 4",
       paper: paper.figures.filter((p) => p.figure === "figure4"),
     }),
   );
 });
 
-Deno.test("stageFigure() matches its snapshot for Figure 5 (rankers)", async () => {
-  const rows = ["self", "external", "random", "chronological"].flatMap((ranker) =>
-    fixtureRows("thetaW", grid, { ranker }).filter((r) => r.attack === "minja")
+Deno.test("conditionFigure() matches its snapshot for Figure 5 (rankers)", async () => {
+  const rows = ["self", "external", "random", "chronological"].flatMap((ranker, i) =>
+    fixtureRows("thetaW", grid, { ranker }).filter((r) => r.attack === "minja").map((r) => ({
+      ...r,
+      cleanUtility: Number(r.cleanUtility) - 0.04 * i,
+    }))
   );
   await assertSnapshot(
     "figure5_rankers",
-    stageFigure({
+    conditionFigure({
       summary: rows,
       x: "thetaW",
-      xLabel: "writing coverage θw →",
-      fx: "ranker",
-      fxDomain: ["self", "external", "random", "chronological"],
-      fxFormat: (v) => `${v} ranker`,
+      xLabel: "writing coverage θw",
+      condition: "ranker",
+      conditions: ["self", "external", "random", "chronological"],
+      conditionLabel: (v) => `${v} ranker`,
       title: "Figure 5",
       paper: paper.figures.filter((p) => p.figure === "figure5"),
     }),
   );
 });
 
-Deno.test("stageFigure() matches its snapshot for Figure 6 (K x fill)", async () => {
-  const rows = [3, 5, 7].flatMap((k) =>
-    ["random", "similarity"].flatMap((fill) =>
-      fixtureRows("thetaR", grid, { k, fill }).filter((r) => r.attack === "minja")
-    )
+Deno.test("conditionFigure() matches its snapshot for Figure 6 (the paper's four K and fill lines)", async () => {
+  const conditions = ["K = 3 · random", "K = 5 · random", "K = 7 · random", "K = 5 · similarity"];
+  const rows = conditions.flatMap((condition, i) =>
+    fixtureRows("thetaR", grid, { condition }).filter((r) => r.attack === "minja").map((r) => ({
+      ...r,
+      poisonedUtility: Number(r.poisonedUtility) + 0.03 * i,
+    }))
   );
   await assertSnapshot(
     "figure6_k_fill",
-    stageFigure({
+    conditionFigure({
       summary: rows,
       x: "thetaR",
-      xLabel: "retrieval exposure θr →",
-      fx: "k",
-      fxFormat: (v) => `K = ${v}`,
-      fy: "fill",
-      fyFormat: (v) => `${v} fill`,
+      xLabel: "retrieval exposure θr",
+      condition: "condition",
+      conditions,
+      conditionLabel: (v) => v,
       title: "Figure 6",
     }),
   );
@@ -96,22 +105,22 @@ Deno.test("stageFigure() matches its snapshot for asymmetric exposure", async ()
   );
 });
 
-Deno.test("stageFigure() matches its snapshot for Figure 7 (memory size x policy)", async () => {
+Deno.test("conditionFigure() matches its snapshot for Figure 7 (|B| on the x-axis, a line per policy)", async () => {
+  // Sizes 50 and 100 measured; the paper's |B| = 500 shares the axis.
   const rows = [50, 100].flatMap((bankSize) =>
     fixtureRows("policy", policies, { bankSize }).filter((r) => r.attack === "minja")
   );
   await assertSnapshot(
     "figure7_memory_size",
-    stageFigure({
+    conditionFigure({
       summary: rows,
-      x: "policy",
-      xLabel: "management policy",
-      categories: policies,
-      fx: "bankSize",
-      fxFormat: (v) => `|B| = ${v}`,
-      connect: false,
+      x: "bankSize",
+      xLabel: "memory size |B|",
+      categories: ["50", "100", "500"],
+      condition: "policy",
+      conditions: policies,
+      conditionLabel: (v) => v,
       paper: paper.figures.filter((p) => p.figure === "figure7"),
-      paperOnlyPanels: true,
       title: "Figure 7",
     }),
   );

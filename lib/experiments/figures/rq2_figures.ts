@@ -3,7 +3,9 @@
  * asymmetric exposure and Figure 7 (memory size), each running its experiment and drawing it
  * with its facets, labels, notes and grid; `deno task reproduce` and notebooks 04-05 share them.
  */
+import { CONDITION_COLORS } from "../../figures/condition_figure.ts";
 import { AXIS_LABEL, orderPolicies } from "../../figures/labels.ts";
+import { type OperatingPoint, PAPER_DEFAULTS } from "../../model/operating_point.ts";
 import { POLICIES } from "../../stages/management/policies.ts";
 import type { ExperimentOptions } from "../experiment_setup.ts";
 import {
@@ -16,8 +18,12 @@ import {
 import { _rq2Figure } from "./_rq2.ts";
 import { _paperValues, type FigureResult } from "./figure_result.ts";
 
+/** Trace loads from light to heavy: one blue, darkening. */
+const _LOAD_COLORS = ["#97bbf5", "#4269d0", "#1b2f78"];
+
 /**
- * Figure 4: writing coverage under trace loads 0.75×, 1× and 1.25× (MINJA).
+ * Figure 4: writing coverage under trace loads 0.75×, 1× and 1.25× (MINJA): one panel per
+ * metric, one line per trace load.
  *
  * @example
  * ```ts
@@ -37,18 +43,27 @@ export async function figure4TraceLoad(
 ): Promise<FigureResult> {
   const result = await traceLoadExperiment(options);
   const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure4");
+  const loads = (options.loads ?? [0.75, 1, 1.25]).map(String);
   return _rq2Figure({
     name: "figure4_trace_load",
     title: "Figure 4. Writing coverage under different trace loads",
     result,
     x: "thetaW",
     xLabel: AXIS_LABEL.thetaW,
-    fx: "traceLoad",
-    fxFormat: (v) => `trace load ${v}× source units`,
+    condition: {
+      column: "traceLoad",
+      header: "trace load",
+      label: (v) => `trace load ${v}×`,
+      name: "trace load (source units per trace, relative to the benchmark's)",
+      colors: loads.length === 3 ? _LOAD_COLORS : undefined,
+      domain: loads,
+    },
     paper,
-    width: 460,
   });
 }
+
+/** A fill order of the retrieval stage. */
+type Fill = OperatingPoint["fill"];
 
 /** The paper's rankers, in its order. */
 export const PAPER_RANKERS = ["self", "external", "random", "chronological"];
@@ -82,7 +97,8 @@ const _RANKER_LABEL: Record<string, string> = {
 };
 
 /**
- * Figure 5: writing coverage by ranker, in the paper's order (MINJA).
+ * Figure 5: writing coverage by ranker, in the paper's order (MINJA): one panel per metric, one
+ * line per ranker.
  *
  * @example
  * ```ts
@@ -115,59 +131,126 @@ export async function figure5Rankers(
     result,
     x: "thetaW",
     xLabel: AXIS_LABEL.thetaW,
-    fx: "ranker",
-    fxDomain: domain,
-    fxFormat: (v) => _RANKER_LABEL[v] ?? `external · ${v}`,
+    condition: {
+      column: "ranker",
+      header: "ranker",
+      domain,
+      label: (v) => _RANKER_LABEL[v] ?? `external · ${v}`,
+      name: "ranker",
+      // The paper's colours by role, whichever kit rankers play them.
+      colors: domain.map((id) => _RANKER_COLORS[paperRanker(id)] ?? "#9c6b4e"),
+    },
     paper: paper.map((p) => ({
       ...p,
       panel: domain.find((id) => paperRanker(id) === p.panel) ?? p.panel,
     })),
-    panelOf: (r) => String(r.ranker),
     note: offline
       ? "Rankers in the paper's order. Offline, the agent's own LLM ranker (self) is played by the " +
         "usefulness heuristic and the external LLM ranker by a second, different heuristic " +
         "(distinctiveness: words found nowhere else in the trace); both read a unit's text only."
       : "Rankers in the paper's order.",
-    width: 1200,
   });
 }
 
+const _RANKER_COLORS: Record<string, string> = {
+  self: "#4269d0",
+  external: "#a463f2",
+  random: "#efb118",
+  chronological: "#ff725c",
+};
+
 /**
- * Figure 6: retrieval exposure by budget K (columns) and fill order (rows), MINJA.
+ * The conditions of Figure 6, one factor changed at a time from the paper's default (K = 5,
+ * the given default fill): each budget in `ks` at the default fill, then each other fill in
+ * `fills` at the default budget. With the defaults: K = 3, 5, 7 at random fill and K = 5 at
+ * similarity fill, the paper's four lines.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { figure6Conditions } from "./rq2_figures.ts";
+ * assert.deepEqual(figure6Conditions({}).map((c) => `${c.k} ${c.fill}`), ["3 random", "5 random", "7 random", "5 similarity"]);
+ * assert.deepEqual(figure6Conditions({ ks: [3], fills: ["similarity"], k: 3 }).map((c) => `${c.k} ${c.fill}`), ["3 random", "3 similarity"]);
+ * ```
+ */
+export function figure6Conditions(options: {
+  /** Budgets at the default fill; default 3, 5, 7. */
+  ks?: readonly number[];
+  /** Fill orders at the default budget; default random, similarity. */
+  fills?: readonly Fill[];
+  /** The default budget; default 5. */
+  k?: number;
+  /** The default fill; default random. */
+  fill?: Fill;
+}): { k: number; fill: Fill }[] {
+  const k = options.k ?? PAPER_DEFAULTS.k;
+  const fill = options.fill ?? PAPER_DEFAULTS.fill;
+  const out = [
+    ...(options.ks ?? [3, 5, 7]).map((kk) => ({ k: kk, fill })),
+    ...(options.fills ?? ["random", "similarity"]).map((f) => ({ k, fill: f })),
+  ];
+  return out.filter((c, i) => out.findIndex((d) => d.k === c.k && d.fill === c.fill) === i);
+}
+
+/** Budgets in blues from light to dark; the other fill in orange. */
+const _BUDGET_COLORS = ["#97bbf5", "#4269d0", "#1b2f78", "#6383d8"];
+
+/**
+ * Figure 6: retrieval exposure by budget K and fill order, MINJA: one panel per metric, one line
+ * per condition, the paper's four ({@link figure6Conditions}: K = 3, 5, 7 at random fill and
+ * K = 5 at similarity fill).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { figure6BudgetFill } from "./rq2_figures.ts";
  * const fig = await figure6BudgetFill({ n: 2, resamples: 10, ks: [3], fills: ["random"], grid: [0, 1] });
- * assert.match(fig.figure.svg, /K = 3/);
+ * assert.match(fig.figure.svg, /K = 3 · random fill/);
  * ```
  */
 export async function figure6BudgetFill(
   options: ExperimentOptions & {
-    /** Budgets; default 3, 5, 7. */
+    /** Budgets, each at the default fill (random); default 3, 5, 7. */
     ks?: readonly number[];
-    /** Fill orders; default random, similarity. */
-    fills?: readonly ("random" | "similarity")[];
+    /** Fill orders, each at the default budget (K = 5); default random, similarity. */
+    fills?: readonly Fill[];
     /** Exposure grid; default 0, 0.1, ..., 1. */
     grid?: readonly number[];
   },
 ): Promise<FigureResult> {
-  const result = await budgetFillExperiment(options);
+  const conditions = figure6Conditions({
+    ks: options.ks,
+    fills: options.fills,
+    k: options.base?.k,
+    fill: options.base?.fill,
+  });
+  const result = await budgetFillExperiment({ ...options, conditions });
+  const key = (k: unknown, fill: unknown) => `K = ${k} · ${fill} fill`;
+  const domain = conditions.map((c) => key(c.k, c.fill));
+  const fill = options.base?.fill ?? PAPER_DEFAULTS.fill;
+  let blue = 0;
+  const colors = conditions.map((c) =>
+    c.fill === fill ? _BUDGET_COLORS[Math.min(blue++, 2)] : "#ef8a17"
+  );
   return _rq2Figure({
     name: "figure6_k_fill",
     title: "Figure 6. Retrieval exposure by budget K and fill order",
     result,
+    records: result.summary.toRecords().map((r) => ({ ...r, condition: key(r.k, r.fill) })),
     x: "thetaR",
     xLabel: AXIS_LABEL.thetaR,
-    fx: "k",
-    fxFormat: (v) => `K = ${v}`,
-    fy: "fill",
-    fyFormat: (v) => `${v} fill`,
+    condition: {
+      column: "condition",
+      header: "budget · fill",
+      domain,
+      label: (v) => v,
+      name: "budget K and fill order",
+      colors,
+    },
     paper: [],
-    note: "Fill: the background records that complete the context, in random order or the most " +
-      "query-similar first.",
-    width: 1000,
+    note: "One factor changes at a time from the default K = 5 with random fill: the budget " +
+      "(K = 3, 5, 7) or the fill order (similarity: the most query-similar background records " +
+      "complete the context). The paper states no values for this figure in its text.",
   });
 }
 
@@ -201,17 +284,26 @@ export async function asymmetricExposure(
   });
 }
 
+/** Policy colours, the same in every figure that draws policies as lines. */
+const _POLICY_COLORS: Record<string, string> = {
+  UM: "#222222",
+  PQ: "#4269d0",
+  NC: "#efb118",
+  SC: "#3ca951",
+};
+
 /**
- * Figure 7: management policies at several memory sizes |B|, MINJA. Default sizes: the paper's
- * 50, 100, 300, 500, or 25, 50, 100, 128 on the demo set (its banks hold 128 records); the
- * paper's |B| = 500 values get a panel of their own when the data has no such bank.
+ * Figure 7: memory size |B| on the x-axis, one line per management policy, one panel per
+ * metric, MINJA. Default sizes: the paper's 50, 100, 300, 500, or 25, 50, 100, 128 on the demo
+ * set (its banks hold 128 records); the axis always includes the sizes the paper states values
+ * for (|B| = 500), so they are drawn where they belong even when the data has no such bank.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { figure7MemorySize } from "./rq2_figures.ts";
  * const fig = await figure7MemorySize({ n: 2, resamples: 10, sizes: [50] });
- * assert.match(fig.figure.svg, /\|B\| = 500 \(paper only\)/);
+ * assert.match(fig.figure.svg, />500</); // the paper's |B| on the same axis
  * ```
  */
 export async function figure7MemorySize(
@@ -227,26 +319,35 @@ export async function figure7MemorySize(
   const result = await memorySizeExperiment({ ...options, sizes });
   const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure7");
   const drawn = new Set(result.rows.map((r) => r.bankSize));
+  const categories = [...new Set([...drawn, ...paper.map((p) => Number(p.x))])]
+    .sort((a, b) => a - b).map(String);
+  const policies = orderPolicies([
+    ...(options.policies ?? POLICIES.ids()),
+    ...result.rows.map((r) => r.policy),
+  ]).filter((p) => result.rows.some((r) => r.policy === p));
+  const missing = paper.map((p) => Number(p.x)).filter((b) => !drawn.has(b));
   return _rq2Figure({
     name: "figure7_memory_size",
     title: "Figure 7. Management policy by memory size |B|",
     result,
-    x: "policy",
-    xLabel: AXIS_LABEL.policy,
-    categories: orderPolicies([...(options.policies ?? POLICIES.ids())]),
-    connect: false,
-    fx: "bankSize",
-    fxFormat: (v) => `|B| = ${v}`,
+    x: "bankSize",
+    xLabel: AXIS_LABEL.bankSize,
+    categories,
+    condition: {
+      column: "policy",
+      header: "policy",
+      domain: policies,
+      label: (v) => v,
+      name: "management policy",
+      colors: policies.map((p, i) => _POLICY_COLORS[p] ?? CONDITION_COLORS[4 + i % 4]),
+    },
     paper,
-    paperOnlyPanels: true,
-    panelOf: (r) => String(r.bankSize),
     note: (demo && !options.sizes
       ? "The demo banks hold 128 records, so |B| = 25, 50, 100, 128 stand in for the paper's 50-500."
       : "") +
-      (drawn.has(500)
-        ? ""
-        : " The paper's values at |B| = 500 are drawn in a panel of their own.") +
+      (missing.length
+        ? ` At |B| = ${[...new Set(missing)].join(", ")} only the paper's values are drawn.`
+        : "") +
       " The paper also reports that NC and SC cut ASR further at |B| = 500, losing 8 and 6 points of clean utility.",
-    width: 1000,
   });
 }
