@@ -5,6 +5,7 @@
  * trace or record used by a thousand pairs costs its text once, so the sidecar stays about the
  * size of the rows. Decoding gives back self-contained `PairTrajectory` objects.
  */
+import { resolvePairLine, type TraceDefinition } from "./sidecar_lines.ts";
 import { stableId } from "./stable_id.ts";
 import {
   PAIR_TRAJECTORY_FORMAT,
@@ -14,19 +15,7 @@ import {
   type TrajectoryTrace,
 } from "./pair_trajectory.ts";
 
-type _TraceDef = Omit<TrajectoryTrace, "units"> & {
-  units: Omit<TrajectoryTrace["units"][number], "rank" | "admitted">[];
-};
-
-/** How a pair line refers to one trace: its definition, each unit's rank, the admitted count. */
-interface _TraceRef {
-  id: string;
-  /** Rank of each unit in trace order; null when the pair failed before ranking. */
-  ranks: (number | null)[];
-  admitted: number;
-}
-
-function _traceDef(trace: TrajectoryTrace): _TraceDef {
+function _traceDef(trace: TrajectoryTrace): TraceDefinition {
   return {
     ...trace,
     units: trace.units.map(({ rank: _r, admitted: _a, ...unit }) => unit),
@@ -85,7 +74,7 @@ export class SidecarEncoder {
         }
       }
     };
-    const traces: (_TraceRef & { ref?: string })[] = t.traces.map((trace) => {
+    const traces = t.traces.map((trace) => {
       const def = _traceDef(trace);
       const ref = define("trace", this.#traces, trace.id, def);
       return {
@@ -131,7 +120,7 @@ export function decodeSidecar(options: {
   /** Keep only these pair trials (`pairId#trial`); default all. */
   keys?: ReadonlySet<string>;
 }): { trajectories: PairTrajectory[]; skipped: number } {
-  const traces = new Map<string, _TraceDef>();
+  const traces = new Map<string, TraceDefinition>();
   const records = new Map<string, TrajectoryRecord & { id: string }>();
   const trajectories: PairTrajectory[] = [];
   const seen = new Set<string>();
@@ -145,12 +134,14 @@ export function decodeSidecar(options: {
       continue;
     }
     const { t, ref, ...content } = value;
-    if (t === "trace") traces.set(String(ref), content as unknown as _TraceDef);
+    if (t === "trace") traces.set(String(ref), content as unknown as TraceDefinition);
     else if (t === "record") records.set(String(ref), content as TrajectoryRecord & { id: string });
     else if (t === "pair" && content.format === PAIR_TRAJECTORY_FORMAT) {
       const key = trajectoryKey(content as { pairId: string; trial: number });
       if (seen.has(key) || (options.keys && !options.keys.has(key))) continue;
-      const pair = _resolve(content, traces, records);
+      const resolved = resolvePairLine({ line: content, traces, records });
+      const parsed = resolved && PairTrajectory.safeParse(resolved);
+      const pair = parsed?.success ? parsed.data : null;
       if (!pair) {
         skipped++;
         continue;
@@ -160,35 +151,4 @@ export function decodeSidecar(options: {
     }
   }
   return { trajectories, skipped };
-}
-
-function _resolve(
-  content: Record<string, unknown>,
-  traces: ReadonlyMap<string, _TraceDef>,
-  records: ReadonlyMap<string, TrajectoryRecord & { id: string }>,
-): PairTrajectory | null {
-  const refs = (content.refs ?? {}) as Record<string, string>;
-  const outTraces: TrajectoryTrace[] = [];
-  for (const r of content.traces as (_TraceRef & { ref?: string })[]) {
-    const def = traces.get(r.ref ?? r.id);
-    if (!def) return null;
-    outTraces.push({
-      ...def,
-      units: def.units.map((u, i) => ({
-        ...u,
-        rank: r.ranks[i] ?? null,
-        admitted: r.ranks[i] != null && r.ranks[i]! <= r.admitted,
-      })),
-    });
-  }
-  const outRecords: Record<string, TrajectoryRecord> = {};
-  for (const id of content.records as string[]) {
-    const def = records.get(refs[id] ?? id);
-    if (!def) return null;
-    const { id: _id, ...record } = def;
-    outRecords[id] = record;
-  }
-  const { refs: _refs, traces: _t, records: _r, ...rest } = content;
-  const parsed = PairTrajectory.safeParse({ ...rest, traces: outTraces, records: outRecords });
-  return parsed.success ? parsed.data : null;
 }
