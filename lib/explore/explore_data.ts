@@ -9,6 +9,7 @@ import { trajectoryKey } from "../model/pair_trajectory.ts";
 import { SidecarEncoder } from "../model/trajectory_sidecar.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { flipped } from "../run/counterfactual.ts";
+import { encodePairDetail, StringTable } from "./pair_detail.ts";
 import {
   type Facet,
   FACETS,
@@ -164,9 +165,14 @@ export interface ExploreData {
   facets: Record<Facet, string[]>;
   outcomes: readonly string[];
   /** Per pair: each facet's code (figure: a bit mask over `facets.figure`), outcome bit mask. */
-  cols: Record<Facet | "outcome" | "instance" | "clean" | "poisoned" | "trial", number[]>;
+  cols: Record<
+    Facet | "outcome" | "instance" | "clean" | "poisoned" | "trial" | "simulated",
+    number[]
+  >;
   /** Strings the `instance`, `clean` and `poisoned` columns code (answers shortened). */
   strings: string[];
+  /** Strings the detail lines code (record ids, whole answers, errors; see `pair_detail.ts`). */
+  detailStrings: string[];
   /** Each pair's key (`pairId#trial`), for links. */
   keys: string[];
 }
@@ -241,11 +247,12 @@ export function explorePayload(options: {
         : r.output ?? "",
     );
   const cols = Object.fromEntries(
-    [...FACETS, "outcome", "instance", "clean", "poisoned", "trial"].map((
+    [...FACETS, "outcome", "instance", "clean", "poisoned", "trial", "simulated"].map((
       c,
     ) => [c, [] as number[]]),
   ) as ExploreData["cols"];
   const encoder = new SidecarEncoder();
+  const table = new StringTable();
   const definitions: string[] = [];
   const details: string[] = [];
   let withTrajectory = 0;
@@ -269,7 +276,8 @@ export function explorePayload(options: {
     cols.clean.push(answer(pair.clean));
     cols.poisoned.push(answer(pair.poisoned));
     cols.trial.push(pair.trial);
-    let line: unknown = null;
+    cols.simulated.push(pair.simulated ? 1 : 0);
+    let line: unknown = 0;
     if (pair.trajectory) {
       withTrajectory++;
       // The encoder defines each trace and record once for the page; the pair keeps its line.
@@ -277,8 +285,7 @@ export function explorePayload(options: {
       definitions.push(...encoded.slice(0, -1));
       line = JSON.parse(encoded.at(-1)!);
     }
-    const { trajectory: _t, ...summary } = pair;
-    details.push(JSON.stringify({ ...summary, trajectory: line }));
+    details.push(JSON.stringify(encodePairDetail({ pair, table, trajectory: line })));
   }
   if (facets.figure.length > 31) {
     throw new RangeError(
@@ -297,6 +304,7 @@ export function explorePayload(options: {
       outcomes: OUTCOME_NAMES,
       cols,
       strings,
+      detailStrings: table.strings,
       keys: pairs.map((p) => p.key),
     },
     details: details.join("\n"),

@@ -410,23 +410,30 @@ function _evidenceChart(pair: PairSummary, document: Document): string {
     const reading = t[condition].reading as _Reading | undefined;
     for (const v of reading?.values ?? []) {
       const tag = v.value === t.answer ? " (y*)" : v.value === t.target ? " (y_adv)" : "";
-      data.push({ value: `${v.value}${tag}`, run: condition, evidence: v.evidence });
+      data.push({ value: `“${v.value}”${tag}`, run: condition, evidence: v.evidence });
     }
   }
   if (data.length === 0) return "";
+  const rows = (d: { value: string; run: string }) => `${d.value} · ${d.run}`;
   const chart = Plot.plot({
     document,
-    width: 460,
-    height: 50 + 34 * new Set(data.map((d) => d.value)).size,
-    marginLeft: 150,
+    width: 520,
+    height: 40 + 24 * data.length,
+    marginLeft: 210,
     x: { label: "evidence (summed statement weight) →", grid: true },
-    y: { label: null },
-    color: { domain: ["clean", "poisoned"], range: ["#4e79a7", "#e15759"], legend: true },
+    y: { label: null, domain: data.map(rows) },
+    color: { domain: ["clean", "poisoned"], range: ["#4e79a7", "#e15759"] },
     marks: [
-      Plot.barX(data, { x: "evidence", y: "run", fy: "value", fill: "run" }),
+      Plot.barX(data, { x: "evidence", y: rows, fill: "run" }),
+      Plot.text(data, {
+        x: "evidence",
+        y: rows,
+        text: (d) => String(d.evidence),
+        dx: 4,
+        textAnchor: "start",
+      }),
       Plot.ruleX([0]),
     ],
-    fy: { label: null },
   });
   return `<h3>Evidence per value (the simulator's corroboration)</h3>${chart.outerHTML}`;
 }

@@ -15,6 +15,7 @@ import type { TrajectoryRecord } from "../../model/pair_trajectory.ts";
 import type { ExploreData, PairSummary } from "../explore_data.ts";
 import { type Facet, FACET_HELP, FACETS, type Outcome, OUTCOMES } from "../pair_facets.ts";
 import { pairView } from "../pair_view.ts";
+import { decodePairDetail, type PairLabels } from "../pair_detail.ts";
 
 const ROW_HEIGHT = 30;
 
@@ -62,13 +63,27 @@ function _definitions() {
 }
 
 function _pair(index: number): PairSummary {
-  const detail = JSON.parse(_detailLine(index));
-  const line = detail.trajectory;
-  const defs = line ? _definitions() : null;
-  return {
-    ...detail,
-    trajectory: line && defs ? resolvePairLine({ line, ...defs }) : null,
+  const c = data.cols;
+  const labels: PairLabels = {
+    key: data.keys[index],
+    trial: c.trial[index],
+    instanceId: data.strings[c.instance[index]],
+    agent: data.facets.agent[c.agent[index]],
+    simulated: c.simulated[index] === 1,
+    dataset: data.facets.dataset[c.dataset[index]],
+    attack: data.facets.attack[c.attack[index]],
+    stage: data.facets.stage[c.stage[index]],
+    point: data.facets.point[c.point[index]],
+    policy: data.facets.policy[c.policy[index]],
+    setting: data.facets.setting[c.setting[index]],
   };
+  const pair = decodePairDetail({
+    detail: JSON.parse(_detailLine(index)),
+    strings: data.detailStrings,
+    labels,
+  });
+  const line = pair.trajectory;
+  return { ...pair, trajectory: line ? resolvePairLine({ line, ..._definitions() }) : null };
 }
 
 // ---- Filters: one code per facet (-1: any), one outcome (-1: any), an instance search.
@@ -291,7 +306,7 @@ _byId("mg-filters").addEventListener("change", (event) => {
   filters[facet] = Number(target.value);
   applyFilters();
 });
-let searchTimer = 0;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
 _byId("mg-q").addEventListener("input", (event) => {
   clearTimeout(searchTimer);
   searchTimer = setTimeout(() => {
