@@ -3,6 +3,7 @@
  * no network), which opens from `file://` and behind any static server. The pair table is on
  * top, the pair view below it.
  */
+import { gzipSync } from "node:zlib";
 import type { ExplorePayload } from "./explore_data.ts";
 import { explorerScript } from "./explorer_script.ts";
 import { OUTCOMES } from "./pair_facets.ts";
@@ -49,6 +50,14 @@ function _esc(text: string): string {
 /** JSON inside a `<script>` data block: `</` is written `<\/` so the block cannot end early. */
 function _embed(text: string): string {
   return text.replaceAll("</", "<\\/");
+}
+
+/**
+ * Detail lines, gzipped and in base64: a tenth of their size, so a page of 100,000 pairs loads
+ * fast; the page inflates them (DecompressionStream) when the first pair is opened.
+ */
+function _packed(text: string): string {
+  return gzipSync(new TextEncoder().encode(text), { level: 6 }).toString("base64");
 }
 
 /**
@@ -101,8 +110,8 @@ ${simulated}</header>
 </div>
 <div id="mg-view"></div>
 <script type="application/json" id="mg-data">${_embed(JSON.stringify(data))}</script>
-<script type="application/x-ndjson" id="mg-details">${_embed(details)}</script>
-<script type="application/x-ndjson" id="mg-defs">${_embed(definitions)}</script>
+<script type="application/gzip+base64" id="mg-details">${_packed(details)}</script>
+<script type="application/gzip+base64" id="mg-defs">${_packed(definitions)}</script>
 <script type="module">${script}</script>
 </body>
 </html>

@@ -16,7 +16,7 @@ import {
 } from "../model/pair_trajectory.ts";
 import type { Trace } from "../model/trace.ts";
 import type { TrialRow } from "../model/trial_row.ts";
-import { redact } from "../models/redact.ts";
+import { knownSecrets, redact } from "../models/redact.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { quarantineReason } from "../stages/management/quarantine_reason.ts";
 import { flipped } from "./counterfactual.ts";
@@ -58,19 +58,47 @@ export const REASONING_KEPT = 400;
 
 const _round = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Every string through the redaction layer, numbers rounded to 3 decimals. */
+/**
+ * Every string through the redaction layer. The serialized line is redacted as one text (a key
+ * is letters, digits and dashes, so a redaction stays inside its JSON string); a key with a
+ * character JSON escapes is looked for string by string instead. Unchanged: the value itself.
+ */
 function _clean<T>(value: T): T {
-  return JSON.parse(
-    JSON.stringify(
-      value,
-      (_key, v) =>
-        typeof v === "string"
-          ? redact({ text: v })
-          : typeof v === "number" && !Number.isInteger(v)
-          ? _round(v)
-          : v,
+  if (knownSecrets().some((k) => /["\\\u0000-\u001f]/.test(k))) {
+    return JSON.parse(
+      JSON.stringify(value, (_key, v) => typeof v === "string" ? redact({ text: v }) : v),
+    );
+  }
+  const text = JSON.stringify(value);
+  const clean = redact({ text });
+  return clean === text ? value : JSON.parse(clean);
+}
+
+/** A copy with every non-integer number rounded to 3 decimals. */
+function _rounded(value: unknown): unknown {
+  if (typeof value === "number") return Number.isInteger(value) ? value : _round(value);
+  if (Array.isArray(value)) return value.map(_rounded);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, _rounded(v)]));
+  }
+  return value;
+}
+
+/** The reference agent's reading without what repeats: `read` (each record says it), empty fields. */
+function _reading(trajectory: unknown): unknown {
+  const t = trajectory as { read?: unknown; records?: Record<string, unknown>[] } | null;
+  if (!t || typeof t !== "object" || !Array.isArray(t.records)) return trajectory;
+  const { read: _read, ...rest } = t;
+  return _rounded({
+    ...rest,
+    records: t.records.map((r) =>
+      Object.fromEntries(
+        Object.entries(r).filter(([k, v]) =>
+          !(v === null || (Array.isArray(v) && v.length === 0) || (k === "topicalShare" && v === 0))
+        ),
+      )
     ),
-  );
+  });
 }
 
 function _record(r: MemoryRecord): TrajectoryRecord {
@@ -154,7 +182,7 @@ function _run(
     matchesTarget: row?.matchesTarget ?? null,
     hedged: row?.hedged ?? null,
     error: row?.error ?? null,
-    ...(messages ? { messages } : trajectory !== undefined && { reading: trajectory }),
+    ...(messages ? { messages } : trajectory !== undefined && { reading: _reading(trajectory) }),
     ...(answer?.judgeReason && { judgeReason: answer.judgeReason }),
   };
 }
@@ -164,7 +192,7 @@ function _run(
  * written records with provenance, each condition's quarantine with its reason, both contexts
  * (record texts once, by id), each run's output, transcript or reading and verdict, and every
  * counterfactual rerun with its flip. Every string passes the redaction layer (no key, whole or
- * in part, reaches the file); numbers are rounded to 3 decimals.
+ * in part, reaches the file); the reading's numbers are rounded to 3 decimals.
  *
  * @example
  * ```ts

@@ -27,8 +27,37 @@ const _byId = <T extends HTMLElement>(id: string) => document.getElementById(id)
 
 /** The embedded data, parsed once; each pair's detail line only when the pair is opened. */
 const data: ExploreData = JSON.parse(_byId("mg-data").textContent ?? "{}");
-const detailsText = _byId("mg-details").textContent ?? "";
+let detailsText = "";
 let lineStarts: Int32Array | null = null;
+
+/** A gzipped, base64 block of the page, inflated. */
+async function _inflate(id: string): Promise<string> {
+  const base64 = _byId(id).textContent ?? "";
+  if (!base64) return "";
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return await new Response(stream).text();
+}
+
+let _unpacked: Promise<void> | null = null;
+
+/** The detail lines and definitions, inflated on the first pair opened. */
+function _unpack(): Promise<void> {
+  _unpacked ??= (async () => {
+    detailsText = await _inflate("mg-details");
+    const defs = await _inflate("mg-defs");
+    definitions = { traces: new Map(), records: new Map() };
+    for (const line of defs.split("\n")) {
+      if (!line) continue;
+      const { t, ref, ...content } = JSON.parse(line);
+      if (t === "trace") definitions.traces.set(ref, content);
+      else if (t === "record") definitions.records.set(ref, content);
+    }
+  })();
+  return _unpacked;
+}
 
 function _detailLine(index: number): string {
   if (!lineStarts) {
@@ -50,16 +79,7 @@ let definitions: {
 } | null = null;
 
 function _definitions() {
-  if (!definitions) {
-    definitions = { traces: new Map(), records: new Map() };
-    for (const line of (_byId("mg-defs").textContent ?? "").split("\n")) {
-      if (!line) continue;
-      const { t, ref, ...content } = JSON.parse(line);
-      if (t === "trace") definitions.traces.set(ref, content);
-      else if (t === "record") definitions.records.set(ref, content);
-    }
-  }
-  return definitions;
+  return definitions ?? { traces: new Map(), records: new Map() };
 }
 
 function _pair(index: number): PairSummary {
@@ -269,9 +289,11 @@ function renderRows(): void {
   rowsBox.innerHTML = items.map((item) => _rowHtml(visible[item.index], item.start)).join("");
 }
 
-function openPair(index: number, scroll = true): void {
+async function openPair(index: number, scroll = true): Promise<void> {
   opened = index;
   const view = _byId("mg-view");
+  await _unpack();
+  if (opened !== index) return;
   view.innerHTML = pairView({ pair: _pair(index), document });
   renderRows();
   _writeHash();
@@ -326,7 +348,7 @@ _byId("mg-reset").addEventListener("click", () => {
 });
 rowsBox.addEventListener("click", (event) => {
   const row = (event.target as HTMLElement).closest<HTMLElement>(".mg-row");
-  if (row) openPair(Number(row.dataset.index));
+  if (row) void openPair(Number(row.dataset.index));
 });
 document.addEventListener("keydown", (event) => {
   if ((event.target as HTMLElement).closest("input, select") || opened < 0) return;
@@ -335,7 +357,7 @@ document.addEventListener("keydown", (event) => {
   const next =
     visible[Math.min(visible.length - 1, Math.max(0, at + (event.key === "j" ? 1 : -1)))];
   if (next !== undefined) {
-    openPair(next, false);
+    void openPair(next, false);
     virtualizer.scrollToIndex(visible.indexOf(next), { align: "auto" });
   }
 });
@@ -344,6 +366,6 @@ const wanted = _readHash();
 applyFilters();
 if (wanted) {
   const index = data.keys.indexOf(wanted);
-  if (index >= 0) openPair(index);
+  if (index >= 0) void openPair(index);
 }
 document.body.dataset.ready = "true";
