@@ -64,7 +64,7 @@ const _round = (x: number) => Math.round(x * 1000) / 1000;
  * character JSON escapes is looked for string by string instead. Unchanged: the value itself.
  */
 function _clean<T>(value: T): T {
-  if (knownSecrets().some((k) => /["\\\u0000-\u001f]/.test(k))) {
+  if (knownSecrets().some((k) => JSON.stringify(k) !== `"${k}"`)) {
     return JSON.parse(
       JSON.stringify(value, (_key, v) => typeof v === "string" ? redact({ text: v }) : v),
     );
