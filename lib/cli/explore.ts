@@ -7,7 +7,7 @@ import { z } from "zod";
 import { explorePayload, pairSummaries } from "../explore/explore_data.ts";
 import { explorerPage } from "../explore/explorer_page.ts";
 import { inspectLogName, inspectLogs } from "../explore/inspect_log.ts";
-import { readRows } from "../explore/read_rows.ts";
+import { readTrialRows } from "../explore/read_trial_rows.ts";
 import { readSidecar, sidecarPath } from "../explore/sidecar_file.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import { pathProblem } from "../io/path_problem.ts";
@@ -87,7 +87,7 @@ async function _main(parsed: Parsed<typeof exploreCommand.spec.options>): Promis
   const sidecar = v.trajectories ?? sidecarPath({ rows: v.in });
   let rows;
   try {
-    rows = await readRows({ path: v.in });
+    rows = await readTrialRows({ path: v.in });
   } catch (e) {
     if (e instanceof RangeError) throw new CliError(`--in: ${e.message}`);
     throw e;

@@ -17,7 +17,10 @@ import type { PairSummary, RunSummary } from "./explore_data.ts";
 
 /** The view's stylesheet, scoped to `.mg-pair` (the page and notebook cells include it). */
 export const PAIR_VIEW_CSS = `
-.mg-pair { font: 13px/1.45 "DejaVu Sans", system-ui, sans-serif; color: #1d1d1f; }
+.mg-pair { font: 13px/1.45 "DejaVu Sans", system-ui, sans-serif; color: #1d1d1f; text-align: left; }
+/* Notebook front ends right-align and stripe table cells; the view's tables read left to right. */
+.mg-pair table td, .mg-pair table th { text-align: left !important; }
+.mg-pair table tr { background: transparent !important; }
 .mg-pair h2 { font-size: 17px; margin: 0 0 4px; }
 .mg-pair h3 { font-size: 14px; margin: 14px 0 6px; }
 .mg-pair .mg-q { margin: 4px 0; font-size: 14px; }

@@ -10,14 +10,14 @@ import { TrialRow } from "../model/trial_row.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readRows } from "./read_rows.ts";
+ * import { readTrialRows } from "./read_trial_rows.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/r.jsonl`, '{"runId": 1}\n{}\n');
- * await assert.rejects(readRows({ path: `${dir}/r.jsonl` }), /r\.jsonl line 1: runId: /);
+ * await assert.rejects(readTrialRows({ path: `${dir}/r.jsonl` }), /r\.jsonl line 1: runId: /);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function readRows(options: {
+export async function readTrialRows(options: {
   /** The rows file (JSONL). */
   path: string;
 }): Promise<TrialRow[]> {
