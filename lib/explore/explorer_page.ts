@@ -99,7 +99,7 @@ export async function explorerPage(options: {
 <h1>${_esc(data.title)}</h1>
 <p>${data.n.toLocaleString("en")} pairs from ${_esc(data.source)}; ${
     data.withTrajectory.toLocaleString("en")
-  } with their trajectory. Each pair is one instance run twice, clean (helpful trace only) and poisoned (plus the attacker's risk trace), with everything else the same (Zang et al. 2026, §3); filter, then click a pair.</p>
+  } with their trajectory. Each pair is one instance run twice, clean (helpful trace only) and poisoned (plus the attacker's risk trace), with everything else the same (Zang et al. 2026, problem formulation); filter, then click a pair.</p>
 ${simulated}</header>
 <div id="mg-filters"></div>
 <div class="mg-bar"><span id="mg-count"></span><label>instance or answer contains <input id="mg-q" type="search" size="18"></label><button id="mg-reset" type="button">clear filters</button><span id="mg-problem"></span></div>
