@@ -23,8 +23,9 @@ header.mg-top p { margin: 2px 0; color: #444; }
 #mg-count { font-weight: 600; }
 #mg-problem { color: #b71c1c; }
 .mg-grid { margin: 0 16px; border: 1px solid #ccc; border-radius: 4px; }
-.mg-head, .mg-row { display: grid; grid-template-columns: 56px 170px 62px 150px 150px minmax(140px, 1fr) minmax(140px, 1fr) 150px; align-items: center; }
+.mg-head, .mg-row { display: grid; grid-template-columns: 56px 150px 62px 150px 130px minmax(140px, 1fr) minmax(140px, 1fr) 240px; align-items: center; }
 .mg-head { background: #f0f0f3; font-weight: 600; border-bottom: 1px solid #ccc; height: 28px; }
+.mg-head > span[title] { text-decoration: underline dotted; cursor: help; }
 .mg-head > span, .mg-row > span { padding: 0 6px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 #mg-scroll { height: 38vh; min-height: 180px; overflow: auto; position: relative; }
 #mg-spacer { position: relative; width: 100%; }
@@ -105,7 +106,7 @@ ${simulated}</header>
 <div class="mg-bar"><span id="mg-count"></span><label>instance or answer contains <input id="mg-q" type="search" size="18"></label><button id="mg-reset" type="button">clear filters</button><span id="mg-problem"></span></div>
 <details class="mg-help"><summary>What the outcomes mean</summary><ul>${outcomes}</ul></details>
 <div class="mg-grid" role="table" aria-label="pairs">
-<div class="mg-head" role="row"><span>#</span><span>instance</span><span>attack</span><span>agent</span><span>point</span><span>clean answer</span><span>poisoned answer</span><span>flags</span></div>
+<div class="mg-head" role="row"><span>#</span><span>instance</span><span>attack</span><span>agent</span><span title="the operating point: the varied stage's value (θw writing coverage, the management policy, θr retrieval exposure); hover a row for the stages held fixed">point</span><span title="✓ supports y*">clean answer</span><span title="✓ supports y*; ⚠ matches the attacker's target y_adv">poisoned answer</span><span title="risk in ctx: the risk record reached the poisoned context; counterfactual flip: replacing one retrieved record undid a decision (risk removed: undone, when it was the risk record)">flags</span></div>
 <div id="mg-scroll"><div id="mg-spacer"><div id="mg-rows"></div></div></div>
 </div>
 <div id="mg-view"></div>

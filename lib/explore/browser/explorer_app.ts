@@ -252,7 +252,11 @@ function _rowHtml(i: number, position: number): string {
         _esc(OUTCOMES["risk in context"])
       }">risk in ctx</span>`
       : "",
-    has("flipped") ? `<span class="mg-flag" title="${_esc(OUTCOMES.flipped)}">flipped</span>` : "",
+    has("flipped")
+      ? `<span class="mg-flag" title="${_esc(OUTCOMES.flipped)}">${
+        has("flipped by risk") ? "risk removed: undone" : "counterfactual flip"
+      }</span>`
+      : "",
     has("hedged") ? `<span class="mg-flag" title="${_esc(OUTCOMES.hedged)}">hedged</span>` : "",
     has("error")
       ? `<span class="mg-flag mg-flag-error" title="${_esc(OUTCOMES.error)}">error</span>`
