@@ -191,6 +191,7 @@ async function _reproduce(
   const mid = await midIntervals({ results: stages, seed: v.seed });
   await write({ ...mid, rows: [] });
   for (const entry of FIGURES.entries()) await write(await entry.value(options));
+  const explorerStarted = performance.now();
   const explorer = await _writeExplorer({
     dir,
     figures,
@@ -200,6 +201,11 @@ async function _reproduce(
     agents: agents.map((a) => a.id),
   });
   written.push(`${dir}/${_EXPLORER}`);
+  console.log(
+    `\n${explorer.pairs} pairs with their trajectories -> ${dir}/${_EXPLORER} (${
+      ((performance.now() - explorerStarted) / 1000).toFixed(1)
+    } s)`,
+  );
   const index = `${dir}/index.html`;
   await writeFileAtomic({
     path: index,
@@ -251,7 +257,7 @@ async function _writeExplorer(options: {
   trajectories: readonly PairTrajectory[];
   dataset: string;
   agents: readonly string[];
-}): Promise<{ links: Map<string, string> }> {
+}): Promise<{ links: Map<string, string>; pairs: number }> {
   const { figures, trajectories } = options;
   const rowsOf = (f: FigureResult) =>
     f.rows.length > 0 || !/^(figure3_stages|mid_intervals)$/.test(f.name)
@@ -299,7 +305,7 @@ async function _writeExplorer(options: {
     ).length;
     links.set(f.name, trialLinks({ page: _EXPLORER, figure: f.name, pairs: mine, flipped }));
   }
-  return { links };
+  return { links, pairs: pairs.length };
 }
 
 const _key = (row: { pairId: string; trial?: number }) => `${row.pairId}#${row.trial ?? 0}`;

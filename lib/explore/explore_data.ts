@@ -277,15 +277,16 @@ export function explorePayload(options: {
     cols.poisoned.push(answer(pair.poisoned));
     cols.trial.push(pair.trial);
     cols.simulated.push(pair.simulated ? 1 : 0);
-    let line: unknown = 0;
+    // The detail's last element is its sidecar line, or 0 without one.
+    const detail = JSON.stringify(encodePairDetail({ pair, table, trajectory: 0 }));
     if (pair.trajectory) {
       withTrajectory++;
-      // The encoder defines each trace and record once for the page; the pair keeps its line.
+      // The encoder defines each trace and record once for the page; the pair keeps its line,
+      // spliced in as text (it is JSON already).
       const encoded = encoder.encode(pair.trajectory).trimEnd().split("\n");
       definitions.push(...encoded.slice(0, -1));
-      line = JSON.parse(encoded.at(-1)!);
-    }
-    details.push(JSON.stringify(encodePairDetail({ pair, table, trajectory: line })));
+      details.push(`${detail.slice(0, -2)}${encoded.at(-1)}]`);
+    } else details.push(detail);
   }
   if (facets.figure.length > 31) {
     throw new RangeError(

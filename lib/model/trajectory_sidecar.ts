@@ -6,7 +6,6 @@
  * size of the rows. Decoding gives back self-contained `PairTrajectory` objects.
  */
 import { resolvePairLine, type TraceDefinition } from "./sidecar_lines.ts";
-import { stableId } from "./stable_id.ts";
 import {
   PAIR_TRAJECTORY_FORMAT,
   PairTrajectory,
@@ -49,7 +48,7 @@ function _usedRecordIds(t: PairTrajectory): string[] {
  * ```
  */
 export class SidecarEncoder {
-  /** Definition content hash by the id it is defined under. */
+  /** Definition content (its JSON) by the id it is defined under. */
   #traces = new Map<string, string>();
   #records = new Map<string, string>();
 
@@ -62,14 +61,15 @@ export class SidecarEncoder {
       id: string,
       content: unknown,
     ): string => {
-      const hash = stableId(content);
+      // Definitions are compared by their JSON text (a file holds thousands, not millions).
+      const json = JSON.stringify(content);
       for (let n = 1;; n++) {
         const ref = n === 1 ? id : `${id}~${n}`;
         const known = seen.get(ref);
-        if (known === hash) return ref;
+        if (known === json) return ref;
         if (known === undefined) {
-          seen.set(ref, hash);
-          lines.push(JSON.stringify({ t: kind, ref, ...(content as object) }));
+          seen.set(ref, json);
+          lines.push(`{"t":${JSON.stringify(kind)},"ref":${JSON.stringify(ref)},${json.slice(1)}`);
           return ref;
         }
       }
