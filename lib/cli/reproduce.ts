@@ -54,7 +54,9 @@ export const reproduceCommand = defineCommand({
     `${MANIFEST} is written last and lists every file with its SHA-256: a directory without ` +
     "it holds an interrupted run. Figures, in order: figure3_stages and its three columns, " +
     `mid_intervals (from the three stage sweeps), then ${FIGURES.ids().join(", ")}. The ` +
-    "management column draws every registered policy (a --plugin's too).",
+    "management column draws every registered policy (a --plugin's too). explorer.html beside " +
+    "index.html holds every pair behind the figures (deno task explore's page); index.html " +
+    "links each figure's operating points to them.",
   options: {
     out: opt.string({
       description: "Output directory (created when its parent exists).",
