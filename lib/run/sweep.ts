@@ -181,7 +181,8 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
   // Captured lines wait here for their rows, which `runSweep` hands over in plan order.
   const captured = new Map<string, PairCapture>();
-  const capture = options.trajectories
+  // Without a sink nothing would take them: capture only when `onRows` is there to receive them.
+  const capture = options.trajectories && options.onRows
     ? (c: PairCapture) => void captured.set(trialKey(c), c)
     : undefined;
   const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances })
