@@ -87,6 +87,7 @@ const _run = (r: TrialRow | undefined): RunSummary | null =>
 /**
  * Group rows into pair trials (clean, poisoned and their counterfactual reruns share `pairId`
  * and `trial`), in the order their first row appears, each with its sidecar line when given.
+ * No-memory rows (U0, `condition: "nomemory"`) have no twin and are left out.
  *
  * @example
  * ```ts
@@ -112,6 +113,8 @@ export function pairSummaries(options: {
   const lines = new Map((options.trajectories ?? []).map((t) => [trajectoryKey(t), t]));
   const groups = new Map<string, TrialRow[]>();
   for (const row of options.rows) {
+    // U0 rows (no memory) have no twin: they are not pairs.
+    if (row.condition === "nomemory") continue;
     const key = trajectoryKey(row);
     const group = groups.get(key);
     if (group) group.push(row);
