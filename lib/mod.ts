@@ -554,3 +554,23 @@ export type { HindsightStats, HindsightSystemOptions } from "./systems/hindsight
 export { cosine } from "./systems/cosine.ts";
 export { systemTable1 } from "./systems/system_table1.ts";
 export { systemTable2 } from "./systems/system_table2.ts";
+
+// Trial explorer: every pair's trajectory beside the rows, one HTML page, a notebook view,
+// Inspect AI eval logs
+export { PAIR_TRAJECTORY_FORMAT, PairTrajectory, trajectoryKey } from "./model/pair_trajectory.ts";
+export { decodeSidecar, SidecarEncoder } from "./model/trajectory_sidecar.ts";
+export { quarantineReason } from "./stages/management/quarantine_reason.ts";
+export { failedPairTrajectory, pairTrajectory } from "./run/trajectory_capture.ts";
+export type { PairCapture } from "./run/trajectory_capture.ts";
+export { readSidecar, sidecarPath, writeSidecar } from "./explore/sidecar_file.ts";
+export { readTrialRows } from "./explore/read_trial_rows.ts";
+export { explorePayload, pairSummaries } from "./explore/explore_data.ts";
+export type { ExploreData, ExplorePayload, PairSummary } from "./explore/explore_data.ts";
+export { FACETS, OUTCOMES, pairOutcomes, pointLabel, settingLabel } from "./explore/pair_facets.ts";
+export { PAIR_VIEW_CSS, pairView } from "./explore/pair_view.ts";
+export { explorerPage } from "./explore/explorer_page.ts";
+export { explorerHref, trialLinks } from "./explore/trial_links.ts";
+export { explore } from "./explore/explore.ts";
+export type { ExploredPair } from "./explore/explore.ts";
+export { INSPECT_SCHEMA_COMMIT, inspectLogName, inspectLogs } from "./explore/inspect_log.ts";
+export type { InspectLog } from "./explore/inspect_log.ts";

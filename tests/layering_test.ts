@@ -31,8 +31,10 @@ export const LAYERS: readonly (readonly string[])[] = [
   // builder and the bounded worker pool that every measurement shares.
   ["run"],
   // Level 5: the existing memory systems (Mem0, LangMem, A-Mem, Hindsight), measured through
-  // agents, judges, the retention statistics and run's error rows and worker pool.
-  ["systems"],
+  // agents, judges, the retention statistics and run's error rows and worker pool; and the trial
+  // explorer, which reads rows and trajectory sidecars (the counterfactual's flip rule from run,
+  // the display protocol from figures) and runs nothing.
+  ["systems", "explore"],
   // Level 6: the plugin loader adds entries to every registry (policies, rankers, writers,
   // agents, judges, datasets, systems), so it sits above all of them.
   ["plugins"],

@@ -17,7 +17,11 @@ import type { FigureResult } from "../experiments/figures/figure_result.ts";
 import { saveFigure } from "../experiments/figures/figure_result.ts";
 import { midIntervals } from "../experiments/figures/mid_intervals.ts";
 import { stageExperiment } from "../experiments/stage_experiments.ts";
+import { explorePayload, pairSummaries } from "../explore/explore_data.ts";
+import { explorerPage } from "../explore/explorer_page.ts";
+import { trialLinks } from "../explore/trial_links.ts";
 import { figureIndex } from "../figures/figure_index.ts";
+import type { PairTrajectory } from "../model/pair_trajectory.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { errorSummary } from "../run/error_summary.ts";
@@ -50,7 +54,9 @@ export const reproduceCommand = defineCommand({
     `${MANIFEST} is written last and lists every file with its SHA-256: a directory without ` +
     "it holds an interrupted run. Figures, in order: figure3_stages and its three columns, " +
     `mid_intervals (from the three stage sweeps), then ${FIGURES.ids().join(", ")}. The ` +
-    "management column draws every registered policy (a --plugin's too).",
+    "management column draws every registered policy (a --plugin's too). explorer.html beside " +
+    "index.html holds every pair behind the figures (deno task explore's page); index.html " +
+    "links each figure's operating points to them.",
   options: {
     out: opt.string({
       description: "Output directory (created when its parent exists).",
@@ -144,7 +150,10 @@ async function _reproduce(
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
     // Building a benchmark's instances takes seconds per bank size: say what is happening.
     status: (message: string) => console.error(message),
+    // Every pair trial's trajectory, for the explorer written beside index.html.
+    onTrajectory: (t: PairTrajectory) => void trajectories.push(t),
   };
+  const trajectories: PairTrajectory[] = [];
   const started = performance.now();
   const written: string[] = [];
   const rows: TrialRow[] = [];
@@ -184,6 +193,21 @@ async function _reproduce(
   const mid = await midIntervals({ results: stages, seed: v.seed });
   await write({ ...mid, rows: [] });
   for (const entry of FIGURES.entries()) await write(await entry.value(options));
+  const explorerStarted = performance.now();
+  const explorer = await _writeExplorer({
+    dir,
+    figures,
+    stageRows: Object.values(stages),
+    trajectories,
+    dataset,
+    agents: agents.map((a) => a.id),
+  });
+  written.push(`${dir}/${_EXPLORER}`);
+  console.log(
+    `\n${explorer.pairs} pairs with their trajectories -> ${dir}/${_EXPLORER} (${
+      ((performance.now() - explorerStarted) / 1000).toFixed(1)
+    } s)`,
+  );
   const index = `${dir}/index.html`;
   await writeFileAtomic({
     path: index,
@@ -194,7 +218,9 @@ async function _reproduce(
         title: f.figure.title,
         caption: f.figure.caption,
         tables: [f.summary.html(), ...(f.besidePaper ? [f.besidePaper.html()] : [])],
+        trials: explorer.links.get(f.name),
       })),
+      explorer: _EXPLORER,
     }),
   });
   written.push(index);
@@ -217,6 +243,74 @@ async function _reproduce(
     allowErrors: parsed.values.allowErrors,
   });
 }
+
+/** The trial explorer's file name beside index.html. */
+const _EXPLORER = "explorer.html";
+
+/**
+ * Write the trial explorer beside index.html: every pair of every figure's experiment, tagged
+ * with the figures that use it (Figure 3, its columns and the MID figure share the stage
+ * sweeps), and each figure's links to its operating points.
+ */
+async function _writeExplorer(options: {
+  dir: string;
+  figures: readonly FigureResult[];
+  stageRows: readonly { rows: TrialRow[] }[];
+  trajectories: readonly PairTrajectory[];
+  dataset: string;
+  agents: readonly string[];
+}): Promise<{ links: Map<string, string>; pairs: number }> {
+  const { figures, trajectories } = options;
+  const rowsOf = (f: FigureResult) =>
+    f.rows.length > 0 || !/^(figure3_stages|mid_intervals)$/.test(f.name)
+      ? f.rows
+      : options.stageRows.flatMap((s) => s.rows);
+  const tags = new Map<string, string[]>();
+  const all: TrialRow[] = [];
+  const seen = new Set<string>();
+  for (const f of figures) {
+    for (const row of rowsOf(f)) {
+      const key = _key(row);
+      const list = tags.get(key) ?? [];
+      if (!list.includes(f.name)) list.push(f.name);
+      tags.set(key, list);
+      // A pair several figures share is listed once (its rows are the same run's).
+      const id = `${key}/${row.condition}/${row.counterfactualOf ?? ""}/${
+        row.ablatedRecordId ?? ""
+      }`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        all.push(row);
+      }
+    }
+  }
+  const pairs = pairSummaries({ rows: all, trajectories });
+  const payload = explorePayload({
+    pairs,
+    title: `memgauge: every trial behind the figures (${options.dataset}, ${
+      options.agents.join(", ")
+    })`,
+    source: "deno task reproduce",
+    figures: tags,
+  });
+  await writeFileAtomic({
+    path: `${options.dir}/${_EXPLORER}`,
+    data: await explorerPage({ payload }),
+  });
+  const byKey = new Map(pairs.map((p) => [p.key, p]));
+  const links = new Map<string, string>();
+  for (const f of figures) {
+    const keys = [...new Set(rowsOf(f).map(_key))];
+    const mine = keys.map((k) => byKey.get(k)!).filter(Boolean);
+    const flipped = mine.filter((p) =>
+      (p.trajectory?.ablations ?? p.ablations).some((a) => a.flipped)
+    ).length;
+    links.set(f.name, trialLinks({ page: _EXPLORER, figure: f.name, pairs: mine, flipped }));
+  }
+  return { links, pairs: pairs.length };
+}
+
+const _key = (row: { pairId: string; trial?: number }) => `${row.pairId}#${row.trial ?? 0}`;
 
 /** `--NAME`, or `$VAR (--NAME)` when its variable set it. */
 function _datasetLabel(

@@ -1,5 +1,8 @@
 /** `deno task sweep`: run one stage sweep, write one JSON row per trial, print a summary. */
+import { readSidecar, sidecarPath, writeSidecar } from "../explore/sidecar_file.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
+import { type PairTrajectory, trajectoryKey } from "../model/pair_trajectory.ts";
+import type { SidecarEncoder } from "../model/trajectory_sidecar.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { stableId } from "../model/stable_id.ts";
 import { redact } from "../models/redact.ts";
@@ -58,6 +61,8 @@ const _RUN_ONLY = new Set([
   "timeout",
   "cache",
   "api-key-env",
+  // Where the sidecar goes, not what the rows hold.
+  "trajectories",
   // Folded into "agent" below: --model X and --agent llm:X are the same run.
   "model",
 ]);
@@ -97,7 +102,11 @@ async function _main(parsed: _Parsed): Promise<number> {
     if (e instanceof OutLockedError) throw new CliError(e.message);
     throw e;
   }
-  const state: _RunState = { written: null, writing: Promise.resolve() };
+  const state: _RunState = {
+    written: null,
+    writing: Promise.resolve(),
+    sidecar: v.trajectories === "none" ? null : v.trajectories ?? sidecarPath({ rows: args.out }),
+  };
   const stopListening = _onInterrupt({ args, parsed, lock, state });
   try {
     return await _write(args, parsed, state);
@@ -114,6 +123,9 @@ interface _RunState {
   /** The write in progress (an interrupt lets it finish). */
   writing: Promise<void>;
   file?: Deno.FsFile;
+  /** The trajectory sidecar's path; null with `--trajectories none`. */
+  sidecar: string | null;
+  sidecarFile?: Deno.FsFile;
 }
 
 const _SIGNALS = ["SIGINT", "SIGTERM"] as const;
@@ -137,9 +149,11 @@ function _onInterrupt(options: {
     if (stopping) Deno.exit(_SIGNAL_EXIT[signal]);
     stopping = true;
     await Promise.race([state.writing, new Promise((r) => setTimeout(r, 2000))]);
-    try {
-      state.file?.close();
-    } catch { /* closed */ }
+    for (const file of [state.file, state.sidecarFile]) {
+      try {
+        file?.close();
+      } catch { /* closed */ }
+    }
     // Resumable once a partial exists; before the first row there is nothing to resume.
     const resumable = !args.retryErrors && await _exists(partial);
     const again = _safe(
@@ -356,9 +370,30 @@ async function _run(context: {
   // reruns the pair trials of the finished file that have an error row.
   let previous: TrialRow[] = [];
   let select: ((key: string) => boolean) | undefined;
+  const sidecar = state.sidecar;
+  const sidecarTmp = `${sidecar}.partial`;
+  let encoder: SidecarEncoder | undefined;
   if (unfinished) {
     previous = unfinished.rows;
-    select = (key) => !unfinished.keys.has(key);
+    let done = unfinished.keys;
+    if (sidecar) {
+      // A pair trial is done when its rows and its sidecar line are both there (the line is
+      // written first): keep those, rerun the rest. A partial renamed just before a kill counts.
+      const source = await _exists(sidecarTmp) ? sidecarTmp : sidecar;
+      const lines = await readSidecar({ path: source, keys: done });
+      const without = done.size - lines.length;
+      if (without > 0) {
+        console.error(
+          `memgauge sweep: ${_count(without, "pair trial")} of ${tmp} ${
+            without === 1 ? "has" : "have"
+          } no line in ${source}; run again so the sidecar stays complete.`,
+        );
+      }
+      done = new Set(lines.map(trajectoryKey));
+      previous = previous.filter((r) => done.has(trialKey(r)));
+      encoder = await writeSidecar({ path: sidecarTmp, trajectories: lines });
+    }
+    select = (key) => !done.has(key);
     // Drop a torn last line (and any pair cut in half) before appending.
     await Deno.writeTextFile(tmp, previous.map((r) => JSON.stringify(r) + "\n").join(""));
   } else if (retrying) {
@@ -369,8 +404,9 @@ async function _run(context: {
   if (!retrying) {
     // The manifest is in place before the first row, so a partial always says its run.
     await writeManifest(manifestPath(tmp), unfinished?.manifest ?? context.manifest);
+    if (sidecar && !encoder) encoder = await writeSidecar({ path: sidecarTmp, trajectories: [] });
   }
-  const encoder = new TextEncoder();
+  const textEncoder = new TextEncoder();
   // Opened at the first rows; a fresh run replaces an empty or discarded partial.
   const open = async () =>
     state.file ??= await Deno.open(tmp, {
@@ -380,19 +416,28 @@ async function _run(context: {
       append: !!unfinished,
     });
   const fresh: TrialRow[] = [];
+  const freshLines = new Map<string, PairTrajectory>();
   if (!retrying) state.written = new Set(previous.map(trialKey)).size;
   try {
     await sweep({
       ...planned,
       select,
-      onRows: async (rows) => {
+      trajectories: sidecar !== null,
+      onRows: async (rows, trajectory) => {
         fresh.push(...rows);
+        if (retrying && trajectory) freshLines.set(trajectoryKey(trajectory), trajectory);
         // Retry-errors merges at the end; otherwise rows are appended as pairs finish.
         if (!retrying) {
           const text = rows.map((r) => JSON.stringify(r) + "\n").join("");
+          const lines = trajectory && encoder ? encoder.encode(trajectory) : "";
           // Counted with the write, so an interrupt that waits for it reports what is on disk.
           state.writing = (async () => {
-            await (await open()).write(encoder.encode(text));
+            // The sidecar line first: rows without their line would be rerun on resume.
+            if (lines) {
+              state.sidecarFile ??= await Deno.open(sidecarTmp, { append: true });
+              await state.sidecarFile.write(textEncoder.encode(lines));
+            }
+            await (await open()).write(textEncoder.encode(text));
             state.written = (state.written ?? 0) + new Set(rows.map(trialKey)).size;
           })();
           await state.writing;
@@ -405,6 +450,8 @@ async function _run(context: {
     // On a crash the rows written so far stay in the .partial file: --resume picks them up.
     state.file?.close();
     state.file = undefined;
+    state.sidecarFile?.close();
+    state.sidecarFile = undefined;
   }
   let rows = [...previous, ...fresh];
   if (retrying) {
@@ -421,9 +468,20 @@ async function _run(context: {
       placed.add(key);
       return again;
     });
+    if (sidecar) {
+      // The sidecar follows the rows: redone pair trials take their fresh lines, the others
+      // keep theirs; written whole before the rows, so both change together or neither does.
+      const keys = new Set(rows.map(trialKey));
+      const old = new Map(
+        (await readSidecar({ path: sidecar, keys })).map((t) => [trajectoryKey(t), t]),
+      );
+      const lines = [...keys].flatMap((k) => freshLines.get(k) ?? old.get(k) ?? []);
+      await writeSidecar({ path: sidecar, trajectories: lines });
+    }
     // Replaced in one rename; an unfinished run's partial beside it is left alone.
     await writeFileAtomic({ path: out, data: rows.map((r) => JSON.stringify(r) + "\n").join("") });
   } else {
+    if (sidecar) await Deno.rename(sidecarTmp, sidecar);
     await Deno.rename(tmp, out);
   }
   if (agents.some((a) => a.simulated)) {
@@ -435,6 +493,11 @@ async function _run(context: {
   if (line) console.log(line);
   console.log(formatQuickSummary(quickSummary(rows)));
   console.log(`${rows.length} rows -> ${out}`);
+  if (sidecar) {
+    console.log(
+      `trajectories -> ${sidecar} (see them: deno task explore --in ${out})`,
+    );
+  }
   return rows;
 }
 

@@ -348,6 +348,22 @@ export const SWEEP_CLI_OPTIONS = {
     defaultText: "none (required unless --dry-run)",
     path: { use: "output-file" },
   }),
+  trajectories: opt.string({
+    description: "Trajectory sidecar (JSONL, one line per pair trial, in the rows' order): each " +
+      "trace unit with its rank and admission, the records written with provenance, what the " +
+      "policy quarantined and why, both contexts with the risk and helpful records, the " +
+      "agent's messages (reasoning collapsed) or reading, the verdicts and, with " +
+      "--counterfactual loo, each rerun's flip; no key. About 1.5 MB per 1,000 trials (the " +
+      "rows: 1 MB). Streams to FILE.partial beside OUT.partial; resume and --retry-errors keep " +
+      "it in step with the rows. none: do not write it. `deno task explore` reads it.",
+    placeholder: "FILE|none",
+    example: "w.trajectories.jsonl",
+    defaultText: "OUT without .jsonl, plus .trajectories.jsonl",
+    path: {
+      use: "output-file",
+      when: (v) => typeof v.trajectories === "string" && v.trajectories !== "none",
+    },
+  }),
   resume: opt.flag({
     description: "Complete an interrupted run from OUT.partial: no duplicated, no missing trial. " +
       "Refused, naming what differs, when the partial was written with other options.",
@@ -534,6 +550,15 @@ export const sweepCommand = defineCommand({
       throw new CliError(
         `--dry-run and --${v.retryErrors ? "retry-errors" : "overwrite"}: pick one (a dry run ` +
           "changes no file)",
+      );
+    }
+    if (v.dryRun && v.trajectories !== undefined) {
+      throw new CliError("--trajectories: does not apply to --dry-run, which writes no file");
+    }
+    if (v.trajectories !== undefined && v.out !== undefined && v.trajectories === v.out) {
+      throw new CliError(
+        `--trajectories: ${JSON.stringify(v.trajectories)} is the rows file (--out); give the ` +
+          "sidecar its own name",
       );
     }
     if (v.dryRun && v.resume && v.out === undefined) {

@@ -14,7 +14,13 @@ import type { Attack, Instance } from "../model/instance.ts";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import { type OperatingPoint, PAPER_DEFAULTS } from "../model/operating_point.ts";
 import type { TrialRow } from "../model/trial_row.ts";
+import type { PairTrajectory } from "../model/pair_trajectory.ts";
 import { runPair } from "../run/run_pair.ts";
+import {
+  failedPairTrajectory,
+  type PairCapture,
+  pairTrajectory,
+} from "../run/trajectory_capture.ts";
 import { sweepResources } from "../run/sweep_resources.ts";
 import { POLICIES } from "../stages/management/policies.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
@@ -45,6 +51,8 @@ export interface Anatomy {
   verdicts: DisplayTable;
   /** The pair's two rows, exactly as a sweep writes them. */
   rows: TrialRow[];
+  /** The pair's trajectory, the line a sweep writes to its sidecar (`mg.explore` shows it). */
+  trajectory: PairTrajectory;
 }
 
 /** Cells longer than this open in full on a click (HTML) and are cut with "…" (text). */
@@ -272,7 +280,9 @@ export async function anatomy(options: {
     clip: 70,
   });
 
+  let captured: PairCapture | undefined;
   const rows = await runPair({
+    capture: (c) => void (captured = c),
     runId: "anatomy",
     seed,
     dataset: "anatomy",
@@ -366,5 +376,9 @@ export async function anatomy(options: {
     reading,
     verdicts,
     rows,
+    // A pair whose writing failed has error rows and no capture: its line says so.
+    trajectory: captured
+      ? pairTrajectory({ capture: captured })
+      : failedPairTrajectory({ instance, rows }),
   };
 }

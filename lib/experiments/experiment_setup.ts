@@ -4,6 +4,7 @@ import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import type { Attack, Instance } from "../model/instance.ts";
 import type { OperatingPoint } from "../model/operating_point.ts";
+import type { PairTrajectory } from "../model/pair_trajectory.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
 import { loadPlugins, type Plugin, registerPlugin } from "../plugins/plugins.ts";
@@ -53,6 +54,11 @@ export interface ExperimentOptions {
    * sweep, so a management experiment runs their policies too. Default none.
    */
   plugins?: readonly (Plugin | string)[];
+  /**
+   * Receives each pair trial's trajectory (the sidecar line) as the experiments' sweeps run;
+   * default none (nothing is captured).
+   */
+  onTrajectory?: (trajectory: PairTrajectory) => void;
 }
 
 /** Register the experiment's plugins (again is a no-op; a bad one throws `PluginError`). */

@@ -45,6 +45,11 @@ async function _run(
     writer: options.models?.writer,
     rankerFactory: options.models?.rankerFactory,
     attacks: options.attacks,
+    // Each pair trial's sidecar line, for the explorer (`deno task reproduce`).
+    ...(options.onTrajectory && {
+      trajectories: true,
+      onRows: (_rows, trajectory) => void (trajectory && options.onTrajectory!(trajectory)),
+    }),
     ...extra,
     base: { ...options.base, ...extra.base, bankSize, traceLoad },
   });

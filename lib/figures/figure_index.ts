@@ -19,6 +19,8 @@ export interface IndexEntry {
   caption: string;
   /** HTML tables shown under the figure (already escaped, e.g. `DisplayTable.html()`). */
   tables: readonly string[];
+  /** HTML linking the figure's operating points to the trial explorer; default none. */
+  trials?: string;
 }
 
 /**
@@ -39,6 +41,8 @@ export function figureIndex(options: {
   title: string;
   /** Figures in order. */
   figures: readonly IndexEntry[];
+  /** The trial explorer page beside the index (linked at the top); default none. */
+  explorer?: string;
 }): string {
   const toc = options.figures.map((f) =>
     `<li><a href="#${_escape(f.name)}">${_escape(f.title || f.name)}</a></li>`
@@ -51,6 +55,7 @@ export function figureIndex(options: {
       _escape(f.name)
     }.png">PNG</a></p>
 ${f.tables.join("\n")}
+${f.trials ?? ""}
 </section>`
   ).join("\n");
   return `<!doctype html>
@@ -66,12 +71,20 @@ th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #f4f4f4; }
 td:first-child, th:first-child { text-align: left; }
 section { margin-bottom: 3em; }
+details.trials { margin: 0.6em 0; }
+details.trials td, details.trials th { text-align: left; }
 </style>
 </head>
 <body>
 <h1>${_escape(options.title)}</h1>
 <p>Written by <code>deno task reproduce</code>. Each figure's CSV beside it holds the per-agent summary with its <code>backend</code> column.</p>
-<ul>${toc}</ul>
+${
+    options.explorer
+      ? `<p class="explorer">Every trial behind these figures, clean and poisoned side by side: <a href="${
+        _escape(options.explorer)
+      }">the trial explorer</a>; under each figure, its operating points link to their pairs.</p>\n`
+      : ""
+  }<ul>${toc}</ul>
 ${sections}
 </body>
 </html>

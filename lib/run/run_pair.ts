@@ -23,6 +23,7 @@ import {
   type CounterfactualMode,
   counterfactualRows,
 } from "./counterfactual.ts";
+import type { PairCapture, RowCapture } from "./trajectory_capture.ts";
 
 /** Everything one pair needs. */
 export interface PairTask {
@@ -41,6 +42,8 @@ export interface PairTask {
   trial?: number;
   /** Record-level counterfactual reruns of the pair's selected trials; default `none`. */
   counterfactual?: CounterfactualMode;
+  /** Receives what the pair built, for the trajectory sidecar; default none. */
+  capture?: (capture: PairCapture) => void;
 }
 
 /** The key of one pair trial in a rows file: what resume and retry-errors match on. */
@@ -177,11 +180,12 @@ async function _runPair(
   const memoryPoisoned = risk ? [...memoryClean, risk] : memoryClean;
   const policy = resources.policy(point.policy);
   // Each condition's policy knows its own history: the helpful trace, plus the risk trace when poisoned.
-  const clean = _kept(policy, memoryState({ records: memoryClean, traces: [instance.helpful] }));
-  const poisoned = _kept(
-    policy,
-    memoryState({ records: memoryPoisoned, traces: [instance.helpful, riskTrace] }),
-  );
+  const states = {
+    clean: memoryState({ records: memoryClean, traces: [instance.helpful] }),
+    poisoned: memoryState({ records: memoryPoisoned, traces: [instance.helpful, riskTrace] }),
+  };
+  const clean = _kept(policy, states.clean);
+  const poisoned = _kept(policy, states.poisoned);
 
   // Retrieval: shared a+, fill order and slots; the risk record takes one background slot.
   const order = resources.fillOrder(instance, point.fill, seed);
@@ -203,6 +207,8 @@ async function _runPair(
     drawKey: instance.id,
   });
 
+  // What each row's agent and judge returned, for the trajectory sidecar (`task.capture`).
+  const answers = new Map<TrialRow, RowCapture>();
   // One answered and judged trial; a counterfactual rerun passes its own context and columns.
   const row = async (
     condition: Condition,
@@ -216,6 +222,7 @@ async function _runPair(
     let usage: ModelUsage | undefined;
     let reasoning: string | null = null;
     let stopReason: string | null = null;
+    const captured: RowCapture = {};
     try {
       const answer = await inPhase(ablation ? "counterfactual" : "agent", () =>
         agent.answer({
@@ -228,6 +235,7 @@ async function _runPair(
         }));
       usage = answer.usage;
       stopReason = answer.stopReason ?? null;
+      captured.trajectory = answer.trajectory;
       // A counterfactual rerun's verdict needs the rerun's answer: one batch round later.
       verdict = await inPhase(
         ablation ? "counterfactual" : "judge",
@@ -253,12 +261,13 @@ async function _runPair(
       }
       output = answer.output;
       reasoning = answer.reasoning ?? null;
+      captured.judgeReason = verdict.reasoning ?? null;
     } catch (e) {
       // A failed call is an error row with null decisions, never a wrong answer.
       ({ error, stopReason } = errorOutcome({ error: e, stopReason }));
       verdict = null;
     }
-    return {
+    const built: TrialRow = {
       runId: task.runId,
       seed,
       agent: agent.id,
@@ -295,12 +304,36 @@ async function _runPair(
       ..._setup(judge, agent),
       ...ablation,
     };
+    if (task.capture) answers.set(built, captured);
+    return built;
   };
   // Both conditions at once: with a model agent this halves a pair's wall time.
   const rows = await Promise.all([
     row("clean", contexts.clean),
     row("poisoned", contexts.poisoned),
   ]);
-  if ((task.counterfactual ?? "none") === "none") return rows;
-  return [...rows, ...await counterfactualRows({ rows, contexts, fills, rerun: row })];
+  const all = (task.counterfactual ?? "none") === "none"
+    ? rows
+    : [...rows, ...await counterfactualRows({ rows, contexts, fills, rerun: row })];
+  task.capture?.({
+    runId: task.runId,
+    pairId: task.pairId,
+    trial,
+    instance,
+    riskTrace,
+    agent: agent.id,
+    attack,
+    helpfulExposed: task.helpfulExposed,
+    riskExposed: task.riskExposed,
+    rankings: { helpful: helpfulRanking, risk: riskRanking },
+    admitted: { helpful: admittedHelpful, risk: admittedRisk },
+    written: { helpful, risk },
+    policy,
+    states,
+    quarantined: { clean: clean.quarantinedIds, poisoned: poisoned.quarantinedIds },
+    contexts,
+    rows: all,
+    answers,
+  });
+  return all;
 }

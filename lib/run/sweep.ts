@@ -23,6 +23,9 @@ import type { Progress } from "./progress.ts";
 import { runSweep } from "./run_sweep.ts";
 import type { CounterfactualMode } from "./counterfactual.ts";
 import { sweepResources } from "./sweep_resources.ts";
+import type { PairTrajectory } from "../model/pair_trajectory.ts";
+import { trialKey } from "./run_pair.ts";
+import { failedPairTrajectory, type PairCapture, pairTrajectory } from "./trajectory_capture.ts";
 
 /** Options of a sweep. */
 export interface SweepOptions {
@@ -61,8 +64,16 @@ export interface SweepOptions {
   rankers?: Readonly<Record<string, Ranker>>;
   /** Extra management policies by id; default none. */
   extraPolicies?: Readonly<Record<string, ManagementPolicy>>;
-  /** Receives each pair's rows as they finish; default none. */
-  onRows?: (rows: TrialRow[]) => void | Promise<void>;
+  /**
+   * Receives each pair's rows as they finish, in plan order; with `trajectories`, also the pair
+   * trial's sidecar line. Default none.
+   */
+  onRows?: (rows: TrialRow[], trajectory?: PairTrajectory) => void | Promise<void>;
+  /**
+   * Capture each pair trial's trajectory (the sidecar line: ranks, records, quarantine,
+   * contexts, answers, verdicts, counterfactual flips) and pass it to `onRows`; default false.
+   */
+  trajectories?: boolean;
   /** Progress sink; default silent. */
   progress?: Progress;
   /** Pairs in flight at once; default 8. */
@@ -168,12 +179,33 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   });
   for (const point of points) resources.policy(point.policy);
   for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
+  // Captured lines wait here for their rows, which `runSweep` hands over in plan order.
+  const captured = new Map<string, PairCapture>();
+  // Without a sink nothing would take them: capture only when `onRows` is there to receive them.
+  const capture = options.trajectories && options.onRows
+    ? (c: PairCapture) => void captured.set(trialKey(c), c)
+    : undefined;
   const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances })
-    .map((task) => (counterfactual === "none" ? task : { ...task, counterfactual }));
+    .map((task) => (counterfactual === "none" ? task : { ...task, counterfactual }))
+    .map((task) => (capture ? { ...task, capture } : task));
+  const byId = new Map(instances.map((i) => [i.id, i]));
+  const onRows = options.onRows && capture
+    ? (rows: TrialRow[]) => {
+      const key = trialKey(rows[0]);
+      const c = captured.get(key);
+      captured.delete(key);
+      return options.onRows!(
+        rows,
+        c
+          ? pairTrajectory({ capture: c })
+          : failedPairTrajectory({ instance: byId.get(rows[0].instanceId)!, rows }),
+      );
+    }
+    : options.onRows;
   const rows = await runSweep({
     tasks,
     resources,
-    onRows: options.onRows,
+    onRows,
     progress: options.progress,
     concurrency: options.concurrency,
     trials: options.trials,
