@@ -94,10 +94,75 @@ function _parse(text: string): Record<string, unknown> | null {
   const start = cleaned.indexOf("{"), end = cleaned.lastIndexOf("}");
   try {
     const v = JSON.parse(start >= 0 && end > start ? cleaned.slice(start, end + 1) : cleaned);
-    return v && typeof v === "object" ? v : null;
+    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
   } catch {
     return null;
   }
+}
+
+const _isStrings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+function _unreadable(call: string, reply: string, why: string): TypeError {
+  return new TypeError(
+    `amem: the model's ${call} reply is not readable (${why}), got ${
+      JSON.stringify(reply.slice(0, 120))
+    }`,
+  );
+}
+
+/**
+ * The note metadata of an `analyze_content` reply: the JSON object its schema asks for
+ * (`keywords`, `context`, `tags`). Upstream prints a reply it cannot parse and goes on with
+ * empty metadata; the port refuses it (the call fails, nothing is cached, the task's rows are
+ * error rows), so an unreadable reply never reads as a note without keywords.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readAnalysis } from "./amem_system.ts";
+ * assert.deepEqual(readAnalysis('{"keywords": ["tea"], "context": "Drinks.", "tags": ["food"]}'),
+ *   { keywords: ["tea"], context: "Drinks.", tags: ["food"] });
+ * assert.throws(() => readAnalysis("Tea is nice."), /amem: the model's analysis reply is not readable/);
+ * ```
+ */
+export function readAnalysis(
+  reply: string,
+): { keywords: string[]; context: string; tags: string[] } {
+  const json = _parse(reply);
+  if (!json) throw _unreadable("analysis", reply, "no JSON object");
+  if (!_isStrings(json.keywords) || !_isStrings(json.tags) || typeof json.context !== "string") {
+    throw _unreadable("analysis", reply, "expected keywords, context and tags");
+  }
+  return {
+    keywords: json.keywords as string[],
+    context: json.context || "General",
+    tags: json.tags as string[],
+  };
+}
+
+/**
+ * The decision of a `process_memory` (evolution) reply: a JSON object with a boolean
+ * `should_evolve`, and `actions` when it is true (upstream reads both by key). Upstream goes on
+ * without evolving when the reply is not JSON; the port refuses it, as {@link readAnalysis}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readEvolution } from "./amem_system.ts";
+ * assert.equal(readEvolution('{"should_evolve": false, "actions": []}').should_evolve, false);
+ * assert.throws(() => readEvolution("Yes, evolve."), /amem: the model's evolution reply is not readable/);
+ * ```
+ */
+export function readEvolution(reply: string): Record<string, unknown> {
+  const json = _parse(reply);
+  if (!json) throw _unreadable("evolution", reply, "no JSON object");
+  if (typeof json.should_evolve !== "boolean") {
+    throw _unreadable("evolution", reply, "no boolean should_evolve");
+  }
+  if (json.should_evolve && !Array.isArray(json.actions)) {
+    throw _unreadable("evolution", reply, "should_evolve without an actions list");
+  }
+  return json;
 }
 
 /**
@@ -162,15 +227,11 @@ function _session(
       ],
       responseFormat: prompts.analyzeResponseFormat,
       maxTokens: 1000,
+      // Not cached and an error row when unreadable (upstream would go on with no metadata).
+      validate: (content) => void readAnalysis(content),
       phase: "writing",
     });
-    const json = _parse(reply);
-    // Upstream falls back to empty metadata when the reply is not JSON.
-    return {
-      keywords: _strings(json?.keywords),
-      context: typeof json?.context === "string" && json.context ? json.context : "General",
-      tags: _strings(json?.tags),
-    };
+    return readAnalysis(reply);
   };
 
   // Upstream `process_memory`: returns whether the note evolved; mutates note and neighbours.
@@ -198,10 +259,11 @@ function _session(
       ],
       responseFormat: prompts.evolutionResponseFormat,
       maxTokens: 1000,
+      validate: (content) => void readEvolution(content),
       phase: "M1",
     });
-    const json = _parse(reply);
-    if (!json || json.should_evolve !== true) return false;
+    const json = readEvolution(reply);
+    if (json.should_evolve !== true) return false;
     for (const action of _strings(json.actions)) {
       if (action === "strengthen") {
         const links = Array.isArray(json.suggested_connections) ? json.suggested_connections : [];
