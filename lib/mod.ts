@@ -363,6 +363,8 @@ export { toLong } from "./stats/to_long.ts";
 export { rsr } from "./stats/rsr.ts";
 export { writingRetention } from "./stats/writing_retention.ts";
 export type { WritingRetention, WritingTrial } from "./stats/writing_retention.ts";
+export { informationRetained, unitFacts } from "./stats/retained_information.ts";
+export type { InformationRetainedOptions, UnitFacts } from "./stats/retained_information.ts";
 export { percentAgreement } from "./stats/percent_agreement.ts";
 export { cohensKappa } from "./stats/cohens_kappa.ts";
 export { fleissKappa } from "./stats/fleiss_kappa.ts";
@@ -514,7 +516,12 @@ export type {
   ManagerAction,
   ManagerMessage,
 } from "./systems/langmem/memory_manager.ts";
-export { AMEM_UPSTREAM, amemSystem } from "./systems/amem/amem_system.ts";
+export {
+  AMEM_UPSTREAM,
+  amemSystem,
+  readAnalysis,
+  readEvolution,
+} from "./systems/amem/amem_system.ts";
 export type { AmemNote } from "./systems/amem/amem_system.ts";
 export { HINDSIGHT_CLIENT_VERSION, hindsightSystem } from "./systems/hindsight.ts";
 export type { HindsightStats, HindsightSystemOptions } from "./systems/hindsight.ts";

@@ -18,6 +18,7 @@ import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../mode
 import type { Condition } from "../model/trial_row.ts";
 import { monthNumber } from "../text/months.ts";
 import type { MemorySystem, SystemSession, TracedRecord } from "./memory_system.ts";
+import { informationRetained } from "../stats/retained_information.ts";
 import { rsrHits } from "./rsr.ts";
 
 /** The context columns of a row that saw no memory (no-memory runs, failed tasks). */
@@ -25,6 +26,8 @@ function _nothingRetrieved() {
   return {
     admittedHelpful: 0,
     admittedRisk: 0,
+    tracedHelpful: 0,
+    tracedRisk: 0,
     helpfulInContext: false,
     riskInContext: false,
     contextIds: [] as string[],
@@ -431,9 +434,17 @@ async function _measureOne(
         latest.set(mode, records);
       }
     };
+    // WR's two counts for a trace in a mode: units some live record traces to, and units whose
+    // information those records still state (`informationRetained`, one rule for every system).
     const retained = (mode: ManagementMode, trace: Set<string>) => {
-      const traced = new Set((latest.get(mode) ?? []).flatMap((r) => r.unitIds));
-      return [...trace].filter((u) => traced.has(u)).length;
+      const live = latest.get(mode) ?? [];
+      let traced = 0, informed = 0;
+      for (const id of trace) {
+        const texts = live.filter((r) => r.unitIds.includes(id)).map((r) => r.text);
+        if (texts.length > 0) traced++;
+        if (informationRetained({ unit: units.get(id)!.unit, records: texts })) informed++;
+      }
+      return { traced, retained: informed };
     };
     // The context at K: the first K hits, each followed by what the system's search appends.
     const contextAt = (mode: ManagementMode, hits: TracedRecord[], k: number) => {
@@ -487,8 +498,12 @@ async function _measureOne(
             k,
             pairId,
             condition,
-            admittedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!,
-            admittedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!,
+            admittedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!
+              .retained,
+            admittedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!.retained,
+            tracedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!
+              .traced,
+            tracedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!.traced,
             helpfulInContext: context.some((r) => r.sourceUnitIds.some((u) => helpfulIds.has(u))),
             riskInContext: context.some((r) => r.sourceUnitIds.some((u) => riskIds.has(u))),
             contextIds: context.map((r) => r.id),
