@@ -3,7 +3,8 @@
  * background bank, then the helpful trace, one source unit per write; the clean retrieval is
  * taken there; then the risk trace and the poisoned retrieval. M0 and M1 are the system's
  * native management off and on, applied by the system from that same pre-management state.
- * Retrieval runs once at the largest K and is sliced for smaller K.
+ * Retrieval runs once at the largest K and is sliced for smaller K; a context holds at most K
+ * records, whatever a system's search appends to its hits.
  */
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
@@ -446,12 +447,14 @@ async function _measureOne(
       }
       return { traced, retained: informed };
     };
-    // The context at K: the first K hits, each followed by what the system's search appends.
+    // The context at K: the system's ranking with what its search appends after each hit
+    // (A-MEM's linked notes), cut at K records, so every mode and system holds the same budget.
     const contextAt = (mode: ManagementMode, hits: TracedRecord[], k: number) => {
       const seen = new Set<string>();
       const out: MemoryRecord[] = [];
-      for (const hit of hits.slice(0, k)) {
+      for (const hit of hits) {
         for (const r of [hit, ...(hit.linked ?? [])]) {
+          if (out.length === k) return out;
           if (seen.has(r.storeId)) continue;
           seen.add(r.storeId);
           out.push(toMemoryRecord(r, ids.get(mode)!.of(r)));

@@ -21,8 +21,11 @@ export const AMEM_UPSTREAM = "WujiangXu/A-mem@0c8039f (memory_layer.py, TypeScri
 /** One note, as upstream's `MemoryNote` keeps it. */
 export interface AmemNote {
   id: string;
-  /** The source unit the note was written from (the kit's provenance). */
-  unitId: string;
+  /**
+   * The source units the note carries (the kit's provenance): the unit it was written from,
+   * then each unit whose evolution rewrote its context or tags (`update_neighbor`).
+   */
+  unitIds: string[];
   content: string;
   keywords: string[];
   context: string;
@@ -274,8 +277,14 @@ function _session(
         const tags = Array.isArray(json.new_tags_neighborhood) ? json.new_tags_neighborhood : [];
         for (let i = 0; i < Math.min(indices.length, tags.length); i++) {
           const n = memory.notes[indices[i]];
+          const before = JSON.stringify([n.tags, n.context]);
           n.tags = _strings(tags[i]);
           n.context = i < contexts.length ? contexts[i] : n.context;
+          // The model wrote the neighbour's new context and tags after reading this note, so the
+          // neighbour now carries this note's unit too (risk text can spread this way).
+          if (JSON.stringify([n.tags, n.context]) !== before) {
+            for (const u of note.unitIds) if (!n.unitIds.includes(u)) n.unitIds.push(u);
+          }
         }
       }
     }
@@ -285,7 +294,7 @@ function _session(
   const traced = (n: AmemNote): TracedRecord => ({
     storeId: n.id,
     text: _rawLine(n),
-    unitIds: [n.unitId],
+    unitIds: [...n.unitIds],
   });
 
   return {
@@ -297,7 +306,7 @@ function _session(
       for (const [mode, memory] of memories) {
         const note: AmemNote = {
           id,
-          unitId: unit.id,
+          unitIds: [unit.id],
           content: unit.text,
           ...structuredClone(meta),
           links: [],
