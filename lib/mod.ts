@@ -476,6 +476,7 @@ export type { TopKFigureOptions } from "./figures/top_k_figure.ts";
 export type {
   MemorySystem,
   OpenSessionOptions,
+  SessionDescription,
   SystemSession,
   TracedRecord,
   WriteUnit,
@@ -523,8 +524,17 @@ export {
   readEvolution,
 } from "./systems/amem/amem_system.ts";
 export type { AmemNote } from "./systems/amem/amem_system.ts";
-export { HINDSIGHT_CLIENT_VERSION, hindsightSystem } from "./systems/hindsight.ts";
-export type { HindsightStats, HindsightSystemOptions } from "./systems/hindsight.ts";
+export {
+  HINDSIGHT_CLIENT_VERSION,
+  HINDSIGHT_MIN_SERVER,
+  hindsightServerInfo,
+  hindsightSystem,
+} from "./systems/hindsight.ts";
+export type {
+  HindsightServerInfo,
+  HindsightStats,
+  HindsightSystemOptions,
+} from "./systems/hindsight.ts";
 export { cosine } from "./systems/cosine.ts";
 export { systemTable1 } from "./systems/system_table1.ts";
 export { systemTable2 } from "./systems/system_table2.ts";

@@ -14,7 +14,8 @@ import { errorSummary } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { defaultJudgeSpec } from "../run/sweep.ts";
 import { readRowsFile } from "../run/rows_file.ts";
-import type { HindsightStats } from "../systems/hindsight.ts";
+import { hindsightServerInfo, type HindsightStats } from "../systems/hindsight.ts";
+import { redact } from "../models/redact.ts";
 import { measureSystem, rowsPerSystemTask, systemTaskKey } from "../systems/measure.ts";
 import {
   dryRunAnswers,
@@ -267,6 +268,22 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
             `hold the key of ${v.embeddingModel})`,
         );
       }
+    }
+  }
+  if (spec.needsServer && !pipelineCheck && !dryRun) {
+    // A server the adapter cannot read lineage from is refused before anything is written.
+    try {
+      await hindsightServerInfo({
+        baseUrl: v.hindsightUrl!,
+        apiKey: Deno.env.get("HINDSIGHT_API_KEY"),
+      });
+    } catch (e) {
+      if (e instanceof RangeError) throw e;
+      throw new CliError(
+        `--hindsight-url ${redact({ text: v.hindsightUrl! })}: cannot reach the server (${
+          (e as Error).message.split("\n")[0]
+        })`,
+      );
     }
   }
   const out = v.out ?? "";

@@ -486,6 +486,14 @@ async function _measureOne(
       received: new Map(modes.map((m) => [m, session!.received({ mode: m })])),
     });
 
+    // The server's version and models, where the system reports them (Hindsight).
+    const described = await session.describe?.();
+    const about = {
+      ...(described?.systemVersion !== undefined && { systemVersion: described.systemVersion }),
+      ...(described?.systemModel !== undefined && { systemModel: described.systemModel }),
+      ...(described?.embeddingModel !== undefined &&
+        { embeddingModel: described.embeddingModel }),
+    };
     const rows: SystemRow[] = [];
     for (const mode of modes) {
       for (const k of ks) {
@@ -498,6 +506,7 @@ async function _measureOne(
           );
           rows.push({
             ...base,
+            ...about,
             k,
             pairId,
             condition,
@@ -517,7 +526,7 @@ async function _measureOne(
           });
         }
       }
-      rows.push(await noMemory(mode));
+      rows.push({ ...await noMemory(mode), ...about });
     }
     return rows;
   } catch (e) {
