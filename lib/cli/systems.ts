@@ -11,6 +11,7 @@ import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import { errorSummary } from "../run/error_summary.ts";
+import { lockOut, OutLockedError } from "../run/out_lock.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { defaultJudgeSpec } from "../run/sweep.ts";
 import { readRowsFile } from "../run/rows_file.ts";
@@ -312,6 +313,16 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
   }
 
   const stops: (() => Promise<void> | void)[] = [];
+  if (!dryRun) {
+    // One writer per --out, as for the sweep: an OS lock the kernel drops if this process dies.
+    try {
+      const lock = lockOut({ out, command: "systems" });
+      stops.push(() => lock.release());
+    } catch (e) {
+      if (e instanceof OutLockedError) throw new CliError(e.message);
+      throw e;
+    }
+  }
   try {
     const answers = dryRun ? await dryRunAnswers() : undefined;
     let check: PipelineCheck | null = null;

@@ -34,6 +34,8 @@ export interface BadInput {
   env?: Record<string, string>;
   /** What the one line must mention (usually the option). */
   names?: RegExp;
+  /** A fixture file the harness holds an exclusive OS lock on while the invocation runs. */
+  hold?: string;
 }
 
 /** An endpoint nothing listens on: a case that wrongly gets as far as a request fails fast. */
@@ -179,9 +181,13 @@ export const BAD_INPUTS: BadInput[] = [
   sweep(`${W} --out unfinished.jsonl`, /unfinished\.jsonl\.partial .*--overwrite/),
   sweep(`${W} --out unfinished.jsonl --seed 1`, /--resume .*--overwrite/),
   sweep(`${W} --out unfinished.jsonl --resume --seed 1`, /--seed 0 there, 1 here/),
-  sweep(`${W} --out locked.jsonl`, /--out .*locked\.jsonl: another sweep \(process 1\b/),
-  sweep(`${W} --out locked.jsonl --resume`, /another sweep/),
-  sweep(`${W} --out locked.jsonl --overwrite`, /another sweep/),
+  // A live writer holds the lock (the harness holds it; the file names process 1).
+  {
+    ...sweep(`${W} --out locked.jsonl`, /--out .*locked\.jsonl: another sweep \(process 1\b/),
+    hold: "locked.jsonl.lock",
+  },
+  { ...sweep(`${W} --out locked.jsonl --resume`, /another sweep/), hold: "locked.jsonl.lock" },
+  { ...sweep(`${W} --out locked.jsonl --overwrite`, /another sweep/), hold: "locked.jsonl.lock" },
   sweep(`${W} ${OUT} --resume --overwrite`, /--overwrite and --resume/),
   sweep(`${W} ${OUT} --retry-errors --overwrite`, /--overwrite and --retry-errors/),
   sweep(`${W} --dry-run --retry-errors`, /--dry-run and --retry-errors/),
@@ -465,7 +471,7 @@ export async function layFixtures(dir: string): Promise<() => Promise<void>> {
     JSON.stringify({ custom_id: "b", response: { status_code: "200" }, error: null }) + "\n",
   );
   // An unfinished run of seed 0 (its manifest beside it), an unfinished run without a
-  // manifest, and an --out whose lock a live process (pid 1) holds.
+  // manifest, and the lock file of an --out (naming process 1; `hold` locks it).
   await Deno.writeTextFile(`${dir}/held.jsonl.partial`, "");
   await Deno.writeTextFile(
     `${dir}/held.jsonl.partial.json`,
@@ -556,6 +562,11 @@ export async function checkBadInput(
   try {
     const before = await listing(dir);
     const args = typeof bad.args === "string" ? bad.args.split(" ").filter(Boolean) : bad.args;
+    // An OS lock, as a live writer holds it, released when this invocation is done.
+    const held = bad.hold
+      ? await Deno.open(`${dir}/${bad.hold}`, { read: true, write: true })
+      : null;
+    if (held) await held.lock(true);
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
       cwd: dir,
@@ -572,6 +583,7 @@ export async function checkBadInput(
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     const out = await child.output();
     clearTimeout(timer);
+    held?.close();
     const stdout = new TextDecoder().decode(out.stdout);
     const stderr = new TextDecoder().decode(out.stderr);
     const problems: string[] = [];
