@@ -236,6 +236,7 @@ export { SYSTEM_REGISTRY } from "./systems/systems.ts";
 export type { SystemContext, SystemMaker } from "./systems/systems.ts";
 export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./plugins/plugins.ts";
 export type { Plugin } from "./plugins/plugins.ts";
+export { exitTask, guardExit, PluginExitError } from "./plugins/exit_guard.ts";
 
 // Running a sweep: operating points, pairs, resources, progress and error reports
 export { DEFAULT_GRID, operatingPoints } from "./run/operating_points.ts";

@@ -59,6 +59,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { pathProblem, type PathUse } from "../io/path_problem.ts";
+import { exitTask } from "../plugins/exit_guard.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
@@ -744,7 +745,7 @@ export async function runCommand<O extends Record<string, OptionSpec>>(
   command: Command<O>,
   main: (parsed: Parsed<O>) => number | void | Promise<number | void>,
 ): Promise<never> {
-  Deno.exit(await execute({ command, argv: Deno.args, main }));
+  exitTask(await execute({ command, argv: Deno.args, main }));
 }
 
 /** A command with subcommands (`deno task batch export|import`). */
@@ -775,11 +776,11 @@ export async function runGroup(group: CommandGroup, argv = Deno.args): Promise<n
   const [first, ...rest] = argv;
   if (first === "--help" || first === "-h") {
     console.log(groupHelp(group));
-    Deno.exit(EXIT.ok);
+    exitTask(EXIT.ok);
   }
   const entry = first === undefined ? undefined : group.commands[first];
   if (!entry) {
-    Deno.exit(reportError({
+    exitTask(reportError({
       name: group.name,
       error: new CliError(
         `expected ${Object.keys(group.commands).join(" or ")}, got ${
@@ -792,7 +793,7 @@ export async function runGroup(group: CommandGroup, argv = Deno.args): Promise<n
     command: Command<Record<string, OptionSpec>>;
     main: (parsed: Parsed<Record<string, OptionSpec>>) => number | void | Promise<number | void>;
   };
-  Deno.exit(await execute({ command, argv: rest, main }));
+  exitTask(await execute({ command, argv: rest, main }));
 }
 
 /** Quote one argument for a POSIX shell when it needs it. */

@@ -13,6 +13,7 @@ import { runManifest } from "../../lib/run/run_manifest.ts";
 import { sweep as sweep_ } from "../../lib/run/sweep.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { pair } from "../stats/_rows.ts";
+import { taskFlags } from "../support/task_flags.ts";
 
 /** The CLIs, by the script behind each `deno task`. */
 export const CLI_SCRIPTS = {
@@ -706,7 +707,8 @@ export async function checkBadInput(
       : null;
     if (held) await held.lock(true);
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
+      // The task's own permissions (deno.json), not -A: what a user's `deno task` runs with.
+      args: ["run", ...taskFlags(CLI_SCRIPTS[bad.cli]), `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
       cwd: dir,
       env: {
         NO_COLOR: "1",
