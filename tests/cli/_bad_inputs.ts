@@ -428,12 +428,12 @@ export const BAD_INPUTS: BadInput[] = [
 
   // Issue 22: options that do not apply, refused as the sweep refuses its own; FIFOs and invalid
   // UTF-8 refused before they are read; duplicate --by columns; a key given as a variable name.
-  // Against the CLIs before issue 22, 31 of these 34 failed: 9 hung until killed (a FIFO as
-  // --cache, --in, --out, --batch-in or --dataset), 7 left a file (systems took --hindsight-url
-  // with mem0, --memory-placement with the offline agent and options a pipeline check replaces),
-  // 6 exited 0 or 1 (notebooks --dataset nosuch started Jupyter), 4 printed the key given as
-  // --api-key-env, and the rest named no option (invalid UTF-8 was read, --by agent,agent was a
-  // Polars error).
+  // Against the CLIs before issue 22, 31 of these 34 failed: 9 ran until killed at 60 s (8 on a
+  // FIFO; reproduce --base-url with the offline agent drew every figure), 7 ran and wrote rows
+  // (systems took --hindsight-url with mem0, --memory-placement offline, what a pipeline check
+  // replaces), 4 printed the key given as --api-key-env, and 11 ended with a line naming no
+  // option (invalid UTF-8 read as text, notebooks --dataset nosuch exit 1 from inside Jupyter,
+  // summarize --by agent,agent a Polars error).
   { cli: "reproduce", args: `--base-url ${DEAD}`, names: /--base-url: no model is used/ },
   { cli: "reproduce", args: "--dataset bad_utf8.json", names: /bad_utf8\.json.*not UTF-8/ },
   { cli: "notebooks", args: "--dataset nosuch 00_", names: /--dataset: unknown dataset "nosuch"/ },
