@@ -131,12 +131,12 @@ export interface OptionSpec<T = unknown, R extends boolean = boolean> {
  * ```
  */
 export const ENV_VAR_NAME: z.ZodType<string> = z.string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected the NAME of an environment variable, not a key")
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name, not a key")
   .refine(
     (v) =>
       !/^(sk|gsk|hf|xai|AIza)[-_]?/.test(v) &&
       !(v.length >= 20 && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v)),
-    "expected the NAME of an environment variable, not a key",
+    "expected an environment variable name, not a key",
   );
 
 /** Thrown by converters: what was expected. */

@@ -64,7 +64,7 @@ Deno.test("files the tasks create are 0644 under umask 000", async () => {
     ].join("; ");
     const out = await new Deno.Command("sh", {
       args: ["-c", script],
-      env: { OPENAI_API_KEY: "sk-modes-placeholder-0001", PATH: Deno.env.get("PATH") ?? "" },
+      env: { OPENAI_API_KEY: "sk-Md4Xq8Lz1Pw7", PATH: Deno.env.get("PATH") ?? "" },
     }).output();
     assert.ok(out.success);
     const modes: string[] = [];

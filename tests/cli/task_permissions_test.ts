@@ -36,7 +36,7 @@ async function _task(script: string, args: string[], env: Record<string, string>
       ...args,
     ],
     cwd: ROOT,
-    env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-task-permissions-0001", ...env },
+    env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-Tp9Xw2Lq7Zm4", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();

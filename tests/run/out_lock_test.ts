@@ -95,7 +95,7 @@ Deno.test("a sweep resumes at once after kill -9 of its writer, while the dead w
     ...["--base-url", server.baseUrl, "--bank-size", "20", "--cache", `${dir}/cache.sqlite`],
     ...["--concurrency", "2", "--out", out, "--quiet"],
   ];
-  const env = { NO_COLOR: "1", OPENAI_API_KEY: "sk-zombie-test" };
+  const env = { NO_COLOR: "1", OPENAI_API_KEY: "sk-Zb6Kq1Xw8Lm3" };
   const writer = await _unreaped([Deno.execPath(), "run", "-A", SWEEP, ...args], env);
   try {
     for (let i = 0; i < 1000 && await lines(`${out}.partial`) < 8; i++) {

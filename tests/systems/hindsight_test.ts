@@ -163,7 +163,7 @@ Deno.test("systems CLI refuses a Hindsight server older than 0.9.1 in one line, 
         ...["--judge", "deterministic", "--hindsight-url", server.baseUrl],
         ...["--cache", `${dir}/c.sqlite`, "--out", `${dir}/rows.jsonl`],
       ],
-      env: { NO_COLOR: "1", OPENAI_API_KEY: "test-key-hindsight" },
+      env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-Hq3Zr8Lw2Kp6" },
       stdout: "piped",
       stderr: "piped",
     }).output();

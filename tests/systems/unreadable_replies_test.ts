@@ -35,7 +35,7 @@ async function _run(name: string, reply: (body: ChatBody) => string, cache: Resp
       chatModel: "m",
       baseUrl: server.baseUrl,
       embeddingModel: "e",
-      env: { OPENAI_API_KEY: "test-key-unreadable" },
+      env: { OPENAI_API_KEY: "sk-Xq7Lm2Zp9Wv4" },
       cache,
       maxRetries: 0,
     });
@@ -125,7 +125,7 @@ Deno.test("systems CLI: an all-non-JSON system model exits 3 with the error summ
         ...["--bank-size", "5", "--k", "1", "--attack", "minja", "--max-retries", "0"],
         ...["--cache", `${dir}/c.sqlite`, "--out", `${dir}/rows.jsonl`],
       ],
-      env: { NO_COLOR: "1", OPENAI_API_KEY: "test-key-unreadable" },
+      env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-Xq7Lm2Zp9Wv4" },
       stdout: "piped",
       stderr: "piped",
     }).output();
