@@ -252,6 +252,7 @@ export { SYSTEM_REGISTRY } from "./systems/systems.ts";
 export type { SystemContext, SystemMaker } from "./systems/systems.ts";
 export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./plugins/plugins.ts";
 export type { Plugin } from "./plugins/plugins.ts";
+export { exitTask, guardExit, PluginExitError } from "./plugins/exit_guard.ts";
 
 // Running a sweep: operating points, pairs, resources, progress and error reports
 export { DEFAULT_GRID, operatingPoints } from "./run/operating_points.ts";
@@ -379,6 +380,8 @@ export { toLong } from "./stats/to_long.ts";
 export { rsr } from "./stats/rsr.ts";
 export { writingRetention } from "./stats/writing_retention.ts";
 export type { WritingRetention, WritingTrial } from "./stats/writing_retention.ts";
+export { informationRetained, unitFacts } from "./stats/retained_information.ts";
+export type { InformationRetainedOptions, UnitFacts } from "./stats/retained_information.ts";
 export { percentAgreement } from "./stats/percent_agreement.ts";
 export { cohensKappa } from "./stats/cohens_kappa.ts";
 export { fleissKappa } from "./stats/fleiss_kappa.ts";
@@ -507,6 +510,7 @@ export type { ConditionFigureOptions } from "./figures/condition_figure.ts";
 export type {
   MemorySystem,
   OpenSessionOptions,
+  SessionDescription,
   SystemSession,
   TracedRecord,
   WriteUnit,
@@ -547,10 +551,24 @@ export type {
   ManagerAction,
   ManagerMessage,
 } from "./systems/langmem/memory_manager.ts";
-export { AMEM_UPSTREAM, amemSystem } from "./systems/amem/amem_system.ts";
+export {
+  AMEM_UPSTREAM,
+  amemSystem,
+  readAnalysis,
+  readEvolution,
+} from "./systems/amem/amem_system.ts";
 export type { AmemNote } from "./systems/amem/amem_system.ts";
-export { HINDSIGHT_CLIENT_VERSION, hindsightSystem } from "./systems/hindsight.ts";
-export type { HindsightStats, HindsightSystemOptions } from "./systems/hindsight.ts";
+export {
+  HINDSIGHT_CLIENT_VERSION,
+  HINDSIGHT_MIN_SERVER,
+  hindsightServerInfo,
+  hindsightSystem,
+} from "./systems/hindsight.ts";
+export type {
+  HindsightServerInfo,
+  HindsightStats,
+  HindsightSystemOptions,
+} from "./systems/hindsight.ts";
 export { cosine } from "./systems/cosine.ts";
 export { systemTable1 } from "./systems/system_table1.ts";
 export { systemTable2 } from "./systems/system_table2.ts";

@@ -135,7 +135,7 @@ export const importCommand = defineCommand({
       description: "A Batch API output file (JSONL).",
       example: "output.jsonl",
       required: true,
-      path: { use: "input-file", nonEmpty: true },
+      path: { use: "input-file", nonEmpty: true, utf8: true },
     }),
     cache: { ...MODEL_OPTIONS.cache, path: { use: "database" } },
   },

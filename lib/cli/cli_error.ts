@@ -4,6 +4,7 @@
  */
 import { guardConsole } from "../models/redact.ts";
 import { reportError } from "./command.ts";
+import { exitTask } from "../plugins/exit_guard.ts";
 
 export { CliError } from "./command.ts";
 
@@ -18,6 +19,6 @@ export async function runCli(name: string, main: () => Promise<void>): Promise<v
   try {
     await main();
   } catch (error) {
-    Deno.exit(reportError({ name, error }));
+    exitTask(reportError({ name, error }));
   }
 }

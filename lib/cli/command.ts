@@ -59,6 +59,7 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { pathProblem, type PathUse } from "../io/path_problem.ts";
+import { exitTask } from "../plugins/exit_guard.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
@@ -77,6 +78,8 @@ export interface PathCheck {
   use: PathUse;
   /** Input files: an empty file is an error; default false. */
   nonEmpty?: boolean;
+  /** Input files: bytes that are not UTF-8 are an error; default false. */
+  utf8?: boolean;
   /** Check only when this holds for the parsed values (e.g. a cache only when a model is used). */
   when?: (values: Record<string, unknown>) => boolean;
 }
@@ -109,7 +112,32 @@ export interface OptionSpec<T = unknown, R extends boolean = boolean> {
   readonly convert: (text: string) => unknown;
   /** Validation of each converted value (each item of a list). */
   readonly schema?: z.ZodType;
+  /** The value may be a key given by mistake (`--api-key-env sk-...`): errors never show it. */
+  readonly secret?: boolean;
 }
+
+/**
+ * The name of an environment variable that holds a key (`--api-key-env`, `--embedding-key-env`):
+ * letters, digits and `_`, not starting with a digit, and not shaped like a key (a provider
+ * prefix such as `sk-` or `AIza`, or 20+ characters mixing lower case, upper case and digits).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ENV_VAR_NAME } from "./command.ts";
+ * assert.ok(ENV_VAR_NAME.safeParse("VLLM_API_KEY").success);
+ * assert.ok(!ENV_VAR_NAME.safeParse("sk-proj-Q7wErTy9UiOp1AsDfGh2").success);
+ * assert.ok(!ENV_VAR_NAME.safeParse("Q7wErTy9UiOp1AsDfGh2zXcV").success);
+ * ```
+ */
+export const ENV_VAR_NAME: z.ZodType<string> = z.string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name, not a key")
+  .refine(
+    (v) =>
+      !/^(sk|gsk|hf|xai|AIza)[-_]?/.test(v) &&
+      !(v.length >= 20 && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v)),
+    "expected an environment variable name, not a key",
+  );
 
 /** Thrown by converters: what was expected. */
 class _Invalid extends Error {}
@@ -124,6 +152,7 @@ interface _Common {
   defaultText?: string;
   required?: true;
   path?: PathCheck;
+  secret?: true;
 }
 
 type _Req<O> = O extends { default: unknown } ? true : O extends { required: true } ? true : false;
@@ -163,6 +192,7 @@ function _spec<T, R extends boolean>(
     field: o.field,
     path: o.path,
     schema: o.schema,
+    secret: o.secret,
     ...rest,
     placeholder: o.placeholder ?? rest.placeholder,
   };
@@ -409,6 +439,12 @@ function _convert(name: string, spec: OptionSpec, text: string, fromEnv?: string
   if (spec.schema) {
     for (const item of Array.isArray(value) ? value : [value]) {
       const result = spec.schema.safeParse(item);
+      if (!result.success && spec.secret) {
+        throw new CliError(
+          `${label}: ${_zodReason(result.error)}; the value given is not shown, in case it is ` +
+            `the key itself`,
+        );
+      }
       if (!result.success) {
         const shown = Array.isArray(value) ? String(item) : text;
         const what = spec.field ? `is not a valid ${spec.field}` : "is invalid";
@@ -603,6 +639,7 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
             path: String(path),
             use: o.path.use,
             nonEmpty: o.path.nonEmpty,
+            utf8: o.path.utf8,
           });
           const fromEnv = parsed.source(name) === "env" ? o.env : undefined;
           if (problem) throw new CliError(`${_label(name, fromEnv)}: ${problem}`);
@@ -708,7 +745,7 @@ export async function runCommand<O extends Record<string, OptionSpec>>(
   command: Command<O>,
   main: (parsed: Parsed<O>) => number | void | Promise<number | void>,
 ): Promise<never> {
-  Deno.exit(await execute({ command, argv: Deno.args, main }));
+  exitTask(await execute({ command, argv: Deno.args, main }));
 }
 
 /** A command with subcommands (`deno task batch export|import`). */
@@ -739,11 +776,11 @@ export async function runGroup(group: CommandGroup, argv = Deno.args): Promise<n
   const [first, ...rest] = argv;
   if (first === "--help" || first === "-h") {
     console.log(groupHelp(group));
-    Deno.exit(EXIT.ok);
+    exitTask(EXIT.ok);
   }
   const entry = first === undefined ? undefined : group.commands[first];
   if (!entry) {
-    Deno.exit(reportError({
+    exitTask(reportError({
       name: group.name,
       error: new CliError(
         `expected ${Object.keys(group.commands).join(" or ")}, got ${
@@ -756,7 +793,7 @@ export async function runGroup(group: CommandGroup, argv = Deno.args): Promise<n
     command: Command<Record<string, OptionSpec>>;
     main: (parsed: Parsed<Record<string, OptionSpec>>) => number | void | Promise<number | void>;
   };
-  Deno.exit(await execute({ command, argv: rest, main }));
+  exitTask(await execute({ command, argv: rest, main }));
 }
 
 /** Quote one argument for a POSIX shell when it needs it. */

@@ -20,6 +20,7 @@ import {
 } from "./command.ts";
 import { z } from "zod";
 import { JUDGES } from "../judges/judges.ts";
+import { DATASETS } from "../data/datasets.ts";
 import { AgentSpec, MODEL_OPTIONS, registeredOrModel } from "./sweep_args.ts";
 import { errorRowsExit, pluginPaths } from "./command.ts";
 import { NOTEBOOK_HTML_TEMPLATE, offlineMath } from "../experiments/notebook_html.ts";
@@ -182,6 +183,12 @@ export const notebooksCommand = defineCommand({
       example: "locomo",
       defaultText: "demo",
       env: "MEMGAUGE_DATASET",
+      path: {
+        use: "input-file",
+        nonEmpty: true,
+        utf8: true,
+        when: (v) => String(v.dataset).endsWith(".json"),
+      },
     }),
     judge: opt.string({
       description: MODEL_OPTIONS.judge.describe ?? MODEL_OPTIONS.judge.description,
@@ -213,7 +220,22 @@ export const notebooksCommand = defineCommand({
     "deno task notebooks 03_management --n 28",
     "deno task notebooks 02_ 06_ --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini",
   ],
-  check(_v, { positionals }) {
+  check(v, { positionals, label, given }) {
+    // Checked here, before Jupyter starts (a wrong name used to fail inside a kernel, 15 s on).
+    if (v.dataset !== undefined && !DATASETS.has(v.dataset) && !v.dataset.endsWith(".json")) {
+      throw new RangeError(
+        `${label("dataset")}: unknown dataset ${JSON.stringify(v.dataset)} (expected one of ${
+          DATASETS.ids().join(", ")
+        }, or a path ending in .json)`,
+      );
+    }
+    if (given("base-url") && ![v.agent ?? "", v.judge ?? ""].some((id) => id.startsWith("llm:"))) {
+      throw new CliError(
+        `${label("base-url")}: no model is used (agent ${v.agent ?? "reference"}, judge ${
+          v.judge ?? "deterministic"
+        }); add an llm: agent or judge`,
+      );
+    }
     const names = notebookNames();
     for (const p of positionals) {
       if (p.trim() === "") {

@@ -92,7 +92,7 @@ export const reproduceCommand = defineCommand({
     "deno task reproduce",
     "deno task reproduce --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini --out figures-gpt",
   ],
-  check(v, { label }) {
+  check(v, { label, given }) {
     if (!DATASETS.has(v.dataset) && !v.dataset.endsWith(".json")) {
       throw new RangeError(
         `${label("dataset")}: unknown dataset ${JSON.stringify(v.dataset)} (expected one of ${
@@ -101,6 +101,14 @@ export const reproduceCommand = defineCommand({
       );
     }
     checkModelIds({ agent: v.agent, judge: [_judge(v)] }, v.baseUrl);
+    // As the sweep refuses it: an endpoint no model of this run would call.
+    if (given("base-url") && ![...v.agent, _judge(v)].some((id) => id.startsWith("llm:"))) {
+      throw new CliError(
+        `${label("base-url")}: no model is used (agent ${v.agent.join(",")}, judge ${
+          _judge(v)
+        }); add an llm: agent or judge`,
+      );
+    }
   },
 });
 
@@ -135,7 +143,7 @@ async function _reproduce(
   const dir = v.out;
   const dataset = v.dataset;
   const file = v.dataset.endsWith(".json")
-    ? pathProblem({ path: v.dataset, use: "input-file", nonEmpty: true })
+    ? pathProblem({ path: v.dataset, use: "input-file", nonEmpty: true, utf8: true })
     : null;
   if (file) throw new CliError(`${_datasetLabel(parsed, "dataset")}: ${file}`);
   // A malformed instance file fails here, before anything is printed or written.

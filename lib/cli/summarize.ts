@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type pl from "nodejs-polars";
 import { withAtomicPath } from "../io/atomic_write.ts";
+import { spreadsheetSafeFrame } from "../io/spreadsheet_safe.ts";
 import { CI_CHOICES } from "../stats/interval.ts";
 import { _firstRow } from "../stats/_scan_rows.ts";
 import { FLIP_METRICS, SUMMARY_METRICS } from "../stats/summarize.ts";
@@ -17,7 +18,7 @@ export const summarizeCommand = defineCommand({
       description: "Rows file written by deno task sweep or systems.",
       example: "rows.jsonl",
       required: true,
-      path: { use: "input-file", nonEmpty: true },
+      path: { use: "input-file", nonEmpty: true, utf8: true },
     }),
     out: opt.string({
       description: "Summary table; the format follows the extension. Written to a temporary " +
@@ -63,6 +64,12 @@ export const summarizeCommand = defineCommand({
     "deno task summarize --in rows.jsonl --out summary.csv",
     "deno task summarize --in rows.jsonl --out summary.parquet --by agent,attack,thetaW --ci bca",
   ],
+  check(v) {
+    const twice = v.by?.find((c, i) => v.by!.indexOf(c) !== i);
+    if (twice !== undefined) {
+      throw new CliError(`--by: column ${JSON.stringify(twice)} is given twice`);
+    }
+  },
 });
 
 function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promise<number> {
@@ -82,7 +89,8 @@ function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promi
     level: v.level,
   });
   return withAtomicPath({ path: v.out }, (tmp) => {
-    if (v.out.endsWith(".csv")) summary.writeCSV(tmp);
+    // A cell a spreadsheet would run (an instance id "=..."), escaped; Parquet keeps data as is.
+    if (v.out.endsWith(".csv")) spreadsheetSafeFrame(summary).writeCSV(tmp);
     else summary.writeParquet(tmp);
   }).then(() => {
     console.log(_table(summary));

@@ -73,7 +73,13 @@ function _rowOptions(parsed: _Parsed, args: SweepArgs): Record<string, unknown> 
   const options: Record<string, unknown> = {};
   for (const name of Object.keys(sweepCommand.spec.options).sort()) {
     if (_RUN_ONLY.has(name)) continue;
-    options[name] = values[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+    const value = values[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
+    // The manifest is a file: a password in --base-url (http://user:pass@host) never reaches it.
+    options[name] = typeof value === "string"
+      ? _safe(value)
+      : Array.isArray(value)
+      ? value.map((x) => typeof x === "string" ? _safe(x) : x)
+      : value;
   }
   options.agent = args.agents;
   return options;
@@ -395,7 +401,9 @@ async function _run(context: {
     }
     select = (key) => !done.has(key);
     // Drop a torn last line (and any pair cut in half) before appending.
-    await Deno.writeTextFile(tmp, previous.map((r) => JSON.stringify(r) + "\n").join(""));
+    await Deno.writeTextFile(tmp, previous.map((r) => JSON.stringify(r) + "\n").join(""), {
+      mode: 0o644,
+    });
   } else if (retrying) {
     previous = finished;
     const failed = new Set(previous.filter((r) => r.error !== null).map(trialKey));
@@ -408,13 +416,19 @@ async function _run(context: {
   }
   const textEncoder = new TextEncoder();
   // Opened at the first rows; a fresh run replaces an empty or discarded partial.
-  const open = async () =>
-    state.file ??= await Deno.open(tmp, {
+  const open = async () => {
+    if (state.file) return state.file;
+    state.file = await Deno.open(tmp, {
       write: true,
       create: true,
       truncate: !unfinished,
       append: !!unfinished,
+      mode: 0o644,
     });
+    // 0644 whatever the umask (a container's is often 000).
+    await Deno.chmod(tmp, 0o644);
+    return state.file;
+  };
   const fresh: TrialRow[] = [];
   const freshLines = new Map<string, PairTrajectory>();
   if (!retrying) state.written = new Set(previous.map(trialKey)).size;

@@ -27,7 +27,7 @@ import { defaultJudgeSpec, defaultRanker } from "../run/sweep.ts";
 import { POLICIES } from "../stages/management/policies.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
-import { CliError, defineCommand, opt, type Values } from "./command.ts";
+import { CliError, defineCommand, ENV_VAR_NAME, opt, type Values } from "./command.ts";
 
 const _point = OperatingPoint.shape;
 
@@ -106,7 +106,8 @@ export const MODEL_OPTIONS = {
     placeholder: "NAME",
     example: "VLLM_API_KEY",
     defaultText: "OPENAI_API_KEY",
-    schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"),
+    schema: ENV_VAR_NAME,
+    secret: true,
   }),
   "model-option": opt.repeated({
     description: "Override one data/models.json field of model ID for this run (repeatable): " +
@@ -267,6 +268,13 @@ export const SWEEP_OPTIONS = {
     placeholder: "NAME|FILE.json",
     example: "locomo",
     default: "demo",
+    // An instance file: a regular, non-empty UTF-8 file (a FIFO would hang the run).
+    path: {
+      use: "input-file",
+      nonEmpty: true,
+      utf8: true,
+      when: (v) => String(v.dataset).endsWith(".json"),
+    },
   }),
   attack: opt.list("string", {
     description: "Attacks to run.",

@@ -11,10 +11,12 @@ import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import { errorSummary } from "../run/error_summary.ts";
+import { lockOut, OutLockedError } from "../run/out_lock.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { defaultJudgeSpec } from "../run/sweep.ts";
 import { readRowsFile } from "../run/rows_file.ts";
-import type { HindsightStats } from "../systems/hindsight.ts";
+import { hindsightServerInfo, type HindsightStats } from "../systems/hindsight.ts";
+import { redact } from "../models/redact.ts";
 import { measureSystem, rowsPerSystemTask, systemTaskKey } from "../systems/measure.ts";
 import {
   dryRunAnswers,
@@ -30,6 +32,7 @@ import {
   CliError,
   commandLine,
   defineCommand,
+  ENV_VAR_NAME,
   errorRowsExit,
   execute,
   opt,
@@ -55,7 +58,7 @@ export const SYSTEMS_OPTIONS = {
   }),
   out: opt.string({
     description: "Rows file (JSONL, one row per trial); rows stream to OUT.partial, renamed " +
-      "at the end. Not with --dry-run.",
+      "at the end. A --dry-run writes nothing (with --resume it plans what OUT.partial lacks).",
     example: "mem0.jsonl",
     defaultText: "none (required unless --dry-run)",
     path: { use: "output-file" },
@@ -114,6 +117,8 @@ export const SYSTEMS_OPTIONS = {
     placeholder: "VAR",
     example: "EMBEDDING_API_KEY",
     default: "OPENAI_API_KEY",
+    schema: ENV_VAR_NAME,
+    secret: true,
   }),
   "base-url": MODEL_OPTIONS["base-url"],
   "api-key-env": MODEL_OPTIONS["api-key-env"],
@@ -135,7 +140,11 @@ export const SYSTEMS_OPTIONS = {
   }),
   "max-retries": MODEL_OPTIONS["max-retries"],
   timeout: MODEL_OPTIONS.timeout,
-  cache: MODEL_OPTIONS.cache,
+  // The cache is checked as a database whenever a run can use it (not a pipeline check).
+  cache: {
+    ...MODEL_OPTIONS.cache,
+    path: { use: "database", when: (v: Record<string, unknown>) => !v.pipelineCheck },
+  },
   resume: opt.flag({
     description: "Complete an interrupted run from OUT.partial: kept tasks are not rerun, a " +
       "torn last one is.",
@@ -182,10 +191,6 @@ export const systemsCommand = defineCommand({
     if (!v.dryRun && v.out === undefined) {
       throw new CliError("--out: required (FILE) unless --dry-run; see deno task systems --help");
     }
-    if (v.dryRun && given("out")) throw new CliError("--out: a --dry-run writes no file");
-    if (v.dryRun && (v.resume || v.retryErrors)) {
-      throw new CliError(`--dry-run and --${v.resume ? "resume" : "retry-errors"}: pick one`);
-    }
     if (v.resume && v.retryErrors) throw new CliError("--resume and --retry-errors: pick one");
     if (v.dryRun && v.pipelineCheck) {
       throw new CliError(
@@ -212,6 +217,7 @@ export const systemsCommand = defineCommand({
         "--hindsight-url: required for --system hindsight (the Hindsight server you run)",
       );
     }
+    _notApplying(v, given, agent);
     if (v.pipelineCheck) return;
     checkModelIds({
       [given("model") ? "model" : "agent"]: [agent],
@@ -222,6 +228,79 @@ export const systemsCommand = defineCommand({
     }, v.baseUrl);
   },
 });
+
+/**
+ * Options that do not apply to this command are refused, as the sweep refuses its own: each in
+ * one line naming the option and why.
+ */
+function _notApplying(
+  v: Parsed<typeof SYSTEMS_OPTIONS>["values"],
+  given: (name: keyof typeof SYSTEMS_OPTIONS) => boolean,
+  agent: string,
+): void {
+  const spec = registeredSystemSpec(v.system);
+  const fail = (message: string): never => {
+    throw new CliError(message);
+  };
+  if (given("hindsight-url") && !spec.needsServer) {
+    fail(`--hindsight-url: applies to --system hindsight only, got --system ${v.system}`);
+  }
+  const models = [
+    "system-model",
+    "embedding-model",
+    "embedding-base-url",
+    "embedding-key-env",
+  ] as const;
+  for (const name of models) {
+    if (given(name) && !spec.needsModels) {
+      fail(
+        `--${name}: applies to systems whose models the kit calls, not --system ${v.system} ` +
+          `(its server calls its own)`,
+      );
+    }
+  }
+  if (v.pipelineCheck) {
+    for (
+      const name of [
+        "base-url",
+        "api-key-env",
+        "model-option",
+        "system-model",
+        "embedding-model",
+        "embedding-base-url",
+        "embedding-key-env",
+        "hindsight-url",
+        "cache",
+      ] as const
+    ) {
+      if (given(name)) {
+        fail(
+          `--${name}: does not apply with --pipeline-check (the system's model, embedder and ` +
+            `Hindsight server are local stand-ins, and their answers are not cached)`,
+        );
+      }
+    }
+  }
+  const judge = _judge(v.judge, agent);
+  if (given("memory-placement") && !agent.startsWith("llm:")) {
+    fail(
+      `--memory-placement: applies to llm: agents (the offline reference agent reads records, ` +
+        `not prompts), got agent ${agent}`,
+    );
+  }
+  if (given("judge-scope") && judge === "deterministic") {
+    fail(
+      `--judge-scope: applies to an LLM judge (--judge llm:MODEL), not the deterministic ` +
+        "matcher, which reads the answer only",
+    );
+  }
+  if (given("api-key-env") && !given("base-url")) {
+    fail(
+      "--api-key-env: applies with --base-url only (catalog models read the variable named " +
+        "in data/models.json)",
+    );
+  }
+}
 
 /** `--judge`, or the default for the agent (`llm:self` for an llm: agent, else deterministic). */
 function _judge(judge: string | undefined, agent: string): string {
@@ -269,6 +348,22 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       }
     }
   }
+  if (spec.needsServer && !pipelineCheck && !dryRun) {
+    // A server the adapter cannot read lineage from is refused before anything is written.
+    try {
+      await hindsightServerInfo({
+        baseUrl: v.hindsightUrl!,
+        apiKey: Deno.env.get("HINDSIGHT_API_KEY"),
+      });
+    } catch (e) {
+      if (e instanceof RangeError) throw e;
+      throw new CliError(
+        `--hindsight-url ${redact({ text: v.hindsightUrl! })}: cannot reach the server (${
+          (e as Error).message.split("\n")[0]
+        })`,
+      );
+    }
+  }
   const out = v.out ?? "";
   const tmp = `${out}.partial`;
   const perTask = rowsPerSystemTask({ modes: modes.length, ks: new Set(v.k).size });
@@ -295,6 +390,16 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
   }
 
   const stops: (() => Promise<void> | void)[] = [];
+  if (!dryRun) {
+    // One writer per --out, as for the sweep: an OS lock the kernel drops if this process dies.
+    try {
+      const lock = lockOut({ out, command: "systems" });
+      stops.push(() => lock.release());
+    } catch (e) {
+      if (e instanceof OutLockedError) throw new CliError(e.message);
+      throw e;
+    }
+  }
   try {
     const answers = dryRun ? await dryRunAnswers() : undefined;
     let check: PipelineCheck | null = null;
@@ -370,7 +475,11 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       const { rows, keys } = await read(tmp);
       previous = rows;
       select = (key) => !keys.has(key);
-      await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
+      if (!dryRun) {
+        await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""), {
+          mode: 0o644,
+        });
+      }
     }
     if (pipelineCheck) console.error(PIPELINE_CHECK_BANNER);
     const encoder = new TextEncoder();
@@ -379,13 +488,19 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     const fresh: SystemRow[] = [];
     // Opened at the first rows, so a run that fails before any row leaves no file behind.
     let file: Deno.FsFile | undefined;
-    const open = async () =>
-      file ??= await Deno.open(tmp, {
+    const open = async () => {
+      if (file) return file;
+      file = await Deno.open(tmp, {
         write: true,
         create: true,
         truncate: !v.resume,
         append: v.resume,
+        mode: 0o644,
       });
+      // 0644 whatever the umask (a container's is often 000).
+      await Deno.chmod(tmp, 0o644);
+      return file;
+    };
     const started = performance.now();
     try {
       await measureSystem({
@@ -447,7 +562,11 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
         placed.add(key);
         return redone.get(key)!;
       });
-      await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""));
+      if (!dryRun) {
+        await Deno.writeTextFile(tmp, rows.map((r) => JSON.stringify(r) + "\n").join(""), {
+          mode: 0o644,
+        });
+      }
     }
     if (!dryRun) await Deno.rename(tmp, out);
     // The setup's counters include the system's chat calls; the plan lists those apart.

@@ -2,6 +2,7 @@
  * Write a file so that it is either absent or complete: the bytes go to a temporary name in
  * the same directory, which is renamed over the target only once they are all written. A kill
  * mid-write leaves the old file (or none) and a hidden temporary, never a valid-looking prefix.
+ * The file is 0644, whatever the umask.
  */
 import { basename, dirname, join } from "node:path";
 
@@ -42,6 +43,8 @@ export async function withAtomicPath<T>(
   const tmp = _temporary(options.path);
   try {
     const result = await write(tmp);
+    // 0644 whatever the umask or the writer's own default (a container's umask is often 000).
+    await Deno.chmod(tmp, 0o644);
     await Deno.rename(tmp, options.path);
     return result;
   } catch (error) {

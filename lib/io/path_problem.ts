@@ -60,16 +60,42 @@ function _nearestAncestorProblem(path: string): string | null {
   return _unwritableDir(dir);
 }
 
+function _notRegular(quoted: string): string {
+  return `${quoted} is not a regular file (a FIFO, socket or device)`;
+}
+
+/** Offset of the first byte where UTF-8 decoding fails. */
+function _badByte(bytes: Uint8Array): number {
+  let lo = 0, hi = bytes.length;
+  const ok = (n: number) => {
+    try {
+      // A prefix ending inside a character is fine when only the end is cut.
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, n), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The reason `path` cannot be used as `use`, or null when it can. Nothing is created or
  * changed (a probe file made to test a directory is removed at once).
  * - output-file: not a directory; its directory exists and is writable; an existing file is
  *   writable.
- * - input-file: exists, is a file, is readable, and is not empty when `nonEmpty`.
+ * - input-file: exists, is a regular file (a FIFO, socket or device would block or never end),
+ *   is readable, is not empty when `nonEmpty`, and is valid UTF-8 when `utf8`.
  * - output-dir: an existing directory that is writable, or a missing one whose parent is.
  * - input-dir: an existing directory.
- * - database: an existing file must be a SQLite database (or empty) and writable; a missing one
- *   needs a writable ancestor directory (its directories are created).
+ * - database: an existing file must be a regular file, a SQLite database (or empty) and
+ *   writable; a missing one needs a writable ancestor directory (its directories are created).
+ * An existing output file must be a regular file too.
  *
  * @example
  * ```ts
@@ -81,6 +107,8 @@ function _nearestAncestorProblem(path: string): string | null {
  * assert.match(pathProblem({ path: dir, use: "output-file" })!, /is a directory/);
  * await Deno.writeTextFile(`${dir}/c.sqlite`, "not a database");
  * assert.match(pathProblem({ path: `${dir}/c.sqlite`, use: "database" })!, /not a SQLite database/);
+ * await Deno.writeFile(`${dir}/i.json`, new Uint8Array([0x7b, 0xff, 0x7d]));
+ * assert.match(pathProblem({ path: `${dir}/i.json`, use: "input-file", utf8: true })!, /not UTF-8 text \(the first bad byte is at offset 1\)/);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -91,6 +119,8 @@ export function pathProblem(options: {
   use: PathUse;
   /** Input files only: an empty file is a problem; default false. */
   nonEmpty?: boolean;
+  /** Input files only: bytes that are not UTF-8 are a problem (read once); default false. */
+  utf8?: boolean;
 }): string | null {
   const { path, use } = options;
   if (path === "") return "the path is empty";
@@ -99,16 +129,27 @@ export function pathProblem(options: {
   switch (use) {
     case "output-file":
       if (info?.isDirectory) return `${quoted} is a directory, not a file`;
+      if (info && !info.isFile) return _notRegular(quoted);
       return _parentProblem(path) ?? (info ? _unwritableFile(path) : null);
     case "input-file": {
       if (!info) return `${quoted} does not exist`;
       if (info.isDirectory) return `${quoted} is a directory, not a file`;
+      if (!info.isFile) return _notRegular(quoted);
+      let bytes: Uint8Array | null = null;
       try {
-        Deno.openSync(path, { read: true }).close();
+        if (options.utf8) bytes = Deno.readFileSync(path);
+        else Deno.openSync(path, { read: true }).close();
       } catch (e) {
         return `${quoted} cannot be read (${_reason(e)})`;
       }
       if (options.nonEmpty && info.size === 0) return `${quoted} is empty`;
+      if (bytes) {
+        try {
+          new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+        } catch {
+          return `${quoted} is not UTF-8 text (the first bad byte is at offset ${_badByte(bytes)})`;
+        }
+      }
       return null;
     }
     case "output-dir":
@@ -122,6 +163,7 @@ export function pathProblem(options: {
       if (path === ":memory:") return null;
       if (!info) return _nearestAncestorProblem(path);
       if (info.isDirectory) return `${quoted} is a directory, not a database file`;
+      if (!info.isFile) return _notRegular(quoted);
       if (info.size > 0) {
         const head = new Uint8Array(16);
         const file = Deno.openSync(path, { read: true });

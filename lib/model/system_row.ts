@@ -42,9 +42,16 @@ export const SystemRow = z.object({
   condition: Condition,
   unitsHelpful: z.number().int(),
   unitsRisk: z.number().int(),
-  /** Units of the helpful (risk) trace that a live record traces back to. */
+  /**
+   * Units of the helpful (risk) trace whose information is retained (WR, Table 1): the facts
+   * each states are recoverable from the live records that trace to it
+   * (`informationRetained`).
+   */
   admittedHelpful: z.number().int(),
   admittedRisk: z.number().int(),
+  /** The looser count kept for comparison: units some live record traces to at all. */
+  tracedHelpful: z.number().int(),
+  tracedRisk: z.number().int(),
   /** Always empty: a system removes records itself, it does not quarantine them. */
   quarantinedIds: z.array(z.string()),
   helpfulExposed: z.null(),

@@ -1,18 +1,32 @@
 /**
  * The redaction layer: every error message and every line the kit writes (rows, stderr, logs,
- * cache values, batch import reports, notebook output) passes through `redact`, which removes
- * every configured API key, any 8+ character piece of one, and `Bearer` tokens.
+ * cache values, manifests, batch import reports, notebook output) passes through `redact`, which
+ * removes every configured secret of 8 or more characters and any 8+ character piece of one,
+ * the credentials of a URL (`http://user:pass@host`), `Bearer` tokens, and keys a provider echoes
+ * that the kit was never given (shaped like a provider's key, or after "API key provided:").
  */
 
 const MARK = "[REDACTED]";
-/** Shortest piece of a key that is removed; shorter keys (`none`, `k`) are not secrets. */
+/** Shortest secret, and shortest piece of one, that is removed (`none`, `k` are placeholders). */
 const PIECE = 8;
+
+/** `scheme://userinfo@`: the user and password of a URL. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+
 /**
- * Keys at least this long lose every 8+ character piece; shorter ones (local placeholders such
- * as `sk-test-notebooks`, never a provider's key) are removed whole only, so their words do not
- * eat ordinary text (a path with `-notebooks-` in it).
+ * Keys a provider may echo whole or masked (`sk-proj-abcd****wxyz`) when the kit does not know
+ * them (a batch results file imported without its key in the environment): OpenAI-style `sk-`
+ * keys (OpenAI, Anthropic, DeepSeek, Qwen, OpenRouter), Google `AIza`, xAI `xai-`, Groq `gsk_`,
+ * Hugging Face `hf_`, and whatever follows "API key provided:".
  */
-const PIECEWISE = 20;
+const KEY_SHAPES = [
+  /\bsk-[A-Za-z0-9_*-]{8,}/g,
+  /\bAIza[0-9A-Za-z_*-]{20,}/g,
+  /\bxai-[A-Za-z0-9_*-]{16,}/g,
+  /\bgsk_[A-Za-z0-9_*]{16,}/g,
+  /\bhf_[A-Za-z0-9_*]{16,}/g,
+  /(?<=\bapi[ _-]?key provided:?\s*)[^\s.,;()"'[\]]{4,}/gi,
+];
 
 const _registered = new Set<string>();
 let _fromEnv: string[] | undefined;
@@ -36,9 +50,10 @@ function _envSecrets(): string[] {
 }
 
 /**
- * Register a key so every later `redact` removes it (the model client registers its endpoint's
- * key; code that reads a key elsewhere registers it too). Keys shorter than 8 characters are
- * ignored: `none` or `k` are placeholders, and removing them would corrupt ordinary text.
+ * Register a secret so every later `redact` removes it (the model client registers its
+ * endpoint's key; code that reads a key or password elsewhere registers it too). Secrets shorter
+ * than 8 characters are ignored: `none` or `k` are placeholders, and removing them would corrupt
+ * ordinary text.
  *
  * @example
  * ```ts
@@ -72,12 +87,14 @@ function _gramsOf(secret: string): Set<string> {
 }
 
 /**
- * Remove secrets from `text`: each key, every run of 8 or more characters that occurs in a key
- * (so truncated or masked forms such as `sk-proj-abcd****wxyz` lose their visible part), and
- * anything after `Bearer`. Keys are `secrets` plus every registered or key-like environment
- * variable (`OPENAI_API_KEY`, `GEMINI_API_KEY`, ...). Secrets shorter than 8 characters are
- * ignored, and ones shorter than 20 (placeholders for local servers; provider keys are longer)
- * are removed whole only.
+ * Remove secrets from `text`: each configured secret of 8 or more characters and every run of 8
+ * or more characters that occurs in one (so truncated or masked forms such as
+ * `sk-proj-abcd****wxyz` lose their visible part), URL credentials (`http://user:pass@host`
+ * becomes `http://[REDACTED]@host`), anything after `Bearer`, and key-shaped tokens a provider
+ * echoes (`sk-...`, `AIza...`, the token after "API key provided:"). Secrets are `secrets` plus
+ * every registered or key-like environment variable (`OPENAI_API_KEY`, `GEMINI_API_KEY`, ...).
+ * A short secret (8-19 characters, a local placeholder) also loses its pieces: a word of ordinary
+ * text that shares 8 characters with it goes too, the price of never leaking a piece of a key.
  *
  * @example
  * ```ts
@@ -86,8 +103,10 @@ function _gramsOf(secret: string): Set<string> {
  * const secrets = ["sk-0123456789abcdefghij"];
  * assert.equal(redact({ text: "bad key sk-0123456789abcdefghij", secrets }), "bad key [REDACTED]");
  * assert.equal(redact({ text: "Incorrect key sk-01234****ghij", secrets }), "Incorrect key [REDACTED]****ghij");
- * assert.equal(redact({ text: "/tmp/run-notebooks-1", secrets: ["sk-test-notebooks"] }), "/tmp/run-notebooks-1");
+ * assert.equal(redact({ text: "key x9Q2-short (x9Q2-sho****)", secrets: ["x9Q2-short-k3y"] }), "key [REDACTED] ([REDACTED]****)");
+ * assert.equal(redact({ text: "--base-url http://ann:pa55w0rd@host:8000/v1", secrets: [] }), "--base-url http://[REDACTED]@host:8000/v1");
  * assert.equal(redact({ text: "Authorization: Bearer abc.def", secrets: [] }), "Authorization: Bearer [REDACTED]");
+ * assert.equal(redact({ text: "Incorrect API key provided: q1w2e3r4t5y6", secrets: [] }), "Incorrect API key provided: [REDACTED]");
  * ```
  */
 export function redact(options: {
@@ -101,13 +120,6 @@ export function redact(options: {
   // Mark every character covered by a piece of a secret, then replace each covered run once.
   let covered: Uint8Array | undefined;
   for (const secret of secrets) {
-    if (secret.length < PIECEWISE) {
-      for (let i = text.indexOf(secret); i !== -1; i = text.indexOf(secret, i + secret.length)) {
-        covered ??= new Uint8Array(text.length);
-        covered.fill(1, i, i + secret.length);
-      }
-      continue;
-    }
     const grams = _gramsOf(secret);
     for (let i = 0; i + PIECE <= text.length; i++) {
       if (!grams.has(text.slice(i, i + PIECE))) continue;
@@ -130,6 +142,8 @@ export function redact(options: {
       }
     }
   }
+  out = out.replace(URL_CREDENTIALS, `$1${MARK}@`);
+  for (const shape of KEY_SHAPES) out = out.replace(shape, MARK);
   return out.replace(/Bearer\s+(?!\[REDACTED\])[A-Za-z0-9._~+/=*-]+/g, `Bearer ${MARK}`);
 }
 

@@ -38,6 +38,7 @@ import { RANKERS } from "../stages/writing/rankers.ts";
 import type { Writer } from "../stages/writing/writer.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
 import { SYSTEM_REGISTRY, type SystemMaker } from "../systems/systems.ts";
+import { guardExit } from "./exit_guard.ts";
 
 /** What a plugin module default-exports; every field is optional. */
 export interface Plugin {
@@ -165,6 +166,8 @@ export function registerPlugin(options: {
   source: string;
 }): void {
   const { plugin, source } = options;
+  // From the first plugin on, plugin code cannot end the task with exit code 0.
+  guardExit();
   const fail = (detail: string): never => {
     throw new PluginError(source, detail);
   };
@@ -227,6 +230,8 @@ export async function loadPlugins(options: {
   /** Plugin module paths (`.ts` or `.js`). */
   paths: readonly string[];
 }): Promise<void> {
+  // Before any plugin module runs: its top-level code cannot end the task with exit code 0.
+  guardExit();
   for (const path of options.paths) {
     let stat: Deno.FileInfo;
     try {

@@ -1,9 +1,9 @@
 /**
- * One writer per output: a lock file beside `--out` (`OUT.lock`), created exclusively, holding
- * the writer's process id. A second writer is refused while that process lives; a lock left by
- * a killed process (`kill -9`) is taken over.
+ * One writer per output: an exclusive lock held by the operating system on a file beside `--out`
+ * (`OUT.lock`, `Deno.FsFile.tryLock`). The kernel releases it when the writer's process dies, by
+ * any means (kill -9 included), even while the dead process waits unreaped as a zombie; the file
+ * says who holds it, for the message a second writer gets.
  */
-import process from "node:process";
 import { hostname } from "node:os";
 
 /** The lock file of an output path. */
@@ -30,30 +30,11 @@ export class OutLockedError extends RangeError {
   override name = "OutLockedError";
 }
 
-function _alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
-
 function _host(): string {
   try {
     return hostname();
   } catch {
     return "";
-  }
-}
-
-function _young(path: string): boolean {
-  try {
-    const mtime = Deno.statSync(path).mtime?.getTime() ?? 0;
-    return Date.now() - mtime < 5000;
-  } catch {
-    return false;
   }
 }
 
@@ -66,9 +47,20 @@ function _read(path: string): _Holder | null {
   }
 }
 
+function _sameFile(file: Deno.FsFile, path: string): boolean {
+  try {
+    const a = file.statSync(), b = Deno.statSync(path);
+    return a.ino === b.ino && a.dev === b.dev;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Take the lock of `out`, or throw an {@link OutLockedError} naming the process that holds it.
- * A lock whose process is gone (on this host), or that cannot be read, is replaced.
+ * The lock is the operating system's (an exclusive `flock` on `OUT.lock`), so a lock whose
+ * process has died is free at once, whatever the file still says; a second writer in this same
+ * process is refused too. `release` removes the file and unlocks it.
  *
  * @example
  * ```ts
@@ -95,53 +87,51 @@ export function lockOut(options: {
     command: options.command,
     since: new Date().toISOString(),
   };
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const file = Deno.openSync(path, { read: true, write: true, create: true, mode: 0o644 });
+    let locked = false;
     try {
-      const file = Deno.openSync(path, { write: true, createNew: true });
-      try {
-        file.writeSync(new TextEncoder().encode(JSON.stringify(me) + "\n"));
-      } finally {
-        file.close();
-      }
-      let released = false;
-      return {
-        path,
-        release() {
-          if (released) return;
-          released = true;
-          // Only our own lock: never remove one another process took over.
-          if (_read(path)?.pid === me.pid) {
-            try {
-              Deno.removeSync(path);
-            } catch { /* already gone */ }
-          }
-        },
-      };
+      locked = file.tryLockSync(true);
     } catch (e) {
-      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+      file.close();
+      throw e;
     }
-    const holder = _read(path);
-    if (holder === null && _young(path)) {
-      // Just created by another writer that has not written its pid yet.
+    if (!locked) {
+      file.close();
+      const holder = _read(path);
       throw new OutLockedError(
-        `--out ${options.out}: another process is taking the lock ${path}; give another --out`,
+        holder
+          ? `--out ${options.out}: another ${holder.command} (process ${holder.pid}${
+            holder.host !== me.host ? ` on ${holder.host}` : ""
+          }, since ${holder.since}) is writing it; wait for it to end, or give another --out`
+          : `--out ${options.out}: another process holds the lock ${path}; wait for it to end, ` +
+            `or give another --out`,
       );
     }
-    // Our own pid counts as live: a second writer in this process is refused too.
-    const live = holder !== null && (holder.host !== me.host || _alive(holder.pid));
-    if (live) {
-      throw new OutLockedError(
-        `--out ${options.out}: another ${holder.command} (process ${holder.pid}${
-          holder.host !== me.host ? ` on ${holder.host}` : ""
-        }, since ${holder.since}) is writing it; wait for it to end, or give another --out ` +
-          `(remove ${path} only if that process is gone)`,
-      );
+    // A writer releasing its lock removes the file: if that happened between our open and our
+    // lock, we hold a lock on a file nobody else will open. Take the one the path names now.
+    if (!_sameFile(file, path)) {
+      file.close();
+      continue;
     }
-    // A stale lock (its process is gone) or a torn one: replace it. If two processes race
-    // here, only one `createNew` succeeds.
-    try {
-      Deno.removeSync(path);
-    } catch { /* removed by the other racer */ }
+    file.truncateSync(0);
+    file.writeSync(new TextEncoder().encode(JSON.stringify(me) + "\n"));
+    let released = false;
+    return {
+      path,
+      release() {
+        if (released) return;
+        released = true;
+        // Removed while still locked, so no one can lock this file after us.
+        try {
+          Deno.removeSync(path);
+        } catch { /* already gone */ }
+        try {
+          file.unlockSync();
+        } catch { /* closing unlocks too */ }
+        file.close();
+      },
+    };
   }
   throw new OutLockedError(`--out ${options.out}: could not take the lock ${path}`);
 }

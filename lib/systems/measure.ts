@@ -3,7 +3,8 @@
  * background bank, then the helpful trace, one source unit per write; the clean retrieval is
  * taken there; then the risk trace and the poisoned retrieval. M0 and M1 are the system's
  * native management off and on, applied by the system from that same pre-management state.
- * Retrieval runs once at the largest K and is sliced for smaller K.
+ * Retrieval runs once at the largest K and is sliced for smaller K; a context holds at most K
+ * records, whatever a system's search appends to its hits.
  */
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
@@ -18,6 +19,7 @@ import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../mode
 import type { Condition } from "../model/trial_row.ts";
 import { monthNumber } from "../text/months.ts";
 import type { MemorySystem, SystemSession, TracedRecord } from "./memory_system.ts";
+import { informationRetained } from "../stats/retained_information.ts";
 import { rsrHits } from "./rsr.ts";
 
 /** The context columns of a row that saw no memory (no-memory runs, failed tasks). */
@@ -25,6 +27,8 @@ function _nothingRetrieved() {
   return {
     admittedHelpful: 0,
     admittedRisk: 0,
+    tracedHelpful: 0,
+    tracedRisk: 0,
     helpfulInContext: false,
     riskInContext: false,
     contextIds: [] as string[],
@@ -431,16 +435,26 @@ async function _measureOne(
         latest.set(mode, records);
       }
     };
+    // WR's two counts for a trace in a mode: units some live record traces to, and units whose
+    // information those records still state (`informationRetained`, one rule for every system).
     const retained = (mode: ManagementMode, trace: Set<string>) => {
-      const traced = new Set((latest.get(mode) ?? []).flatMap((r) => r.unitIds));
-      return [...trace].filter((u) => traced.has(u)).length;
+      const live = latest.get(mode) ?? [];
+      let traced = 0, informed = 0;
+      for (const id of trace) {
+        const texts = live.filter((r) => r.unitIds.includes(id)).map((r) => r.text);
+        if (texts.length > 0) traced++;
+        if (informationRetained({ unit: units.get(id)!.unit, records: texts })) informed++;
+      }
+      return { traced, retained: informed };
     };
-    // The context at K: the first K hits, each followed by what the system's search appends.
+    // The context at K: the system's ranking with what its search appends after each hit
+    // (A-MEM's linked notes), cut at K records, so every mode and system holds the same budget.
     const contextAt = (mode: ManagementMode, hits: TracedRecord[], k: number) => {
       const seen = new Set<string>();
       const out: MemoryRecord[] = [];
-      for (const hit of hits.slice(0, k)) {
+      for (const hit of hits) {
         for (const r of [hit, ...(hit.linked ?? [])]) {
+          if (out.length === k) return out;
           if (seen.has(r.storeId)) continue;
           seen.add(r.storeId);
           out.push(toMemoryRecord(r, ids.get(mode)!.of(r)));
@@ -472,6 +486,14 @@ async function _measureOne(
       received: new Map(modes.map((m) => [m, session!.received({ mode: m })])),
     });
 
+    // The server's version and models, where the system reports them (Hindsight).
+    const described = await session.describe?.();
+    const about = {
+      ...(described?.systemVersion !== undefined && { systemVersion: described.systemVersion }),
+      ...(described?.systemModel !== undefined && { systemModel: described.systemModel }),
+      ...(described?.embeddingModel !== undefined &&
+        { embeddingModel: described.embeddingModel }),
+    };
     const rows: SystemRow[] = [];
     for (const mode of modes) {
       for (const k of ks) {
@@ -484,11 +506,16 @@ async function _measureOne(
           );
           rows.push({
             ...base,
+            ...about,
             k,
             pairId,
             condition,
-            admittedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!,
-            admittedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!,
+            admittedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!
+              .retained,
+            admittedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!.retained,
+            tracedHelpful: (condition === "clean" ? helpfulClean : helpfulPoisoned).get(mode)!
+              .traced,
+            tracedRisk: condition === "clean" ? 0 : riskPoisoned.get(mode)!.traced,
             helpfulInContext: context.some((r) => r.sourceUnitIds.some((u) => helpfulIds.has(u))),
             riskInContext: context.some((r) => r.sourceUnitIds.some((u) => riskIds.has(u))),
             contextIds: context.map((r) => r.id),
@@ -499,7 +526,7 @@ async function _measureOne(
           });
         }
       }
-      rows.push(await noMemory(mode));
+      rows.push({ ...await noMemory(mode), ...about });
     }
     return rows;
   } catch (e) {

@@ -49,6 +49,16 @@ export interface OpenSessionOptions {
   fingerprint: string;
 }
 
+/**
+ * What a session learnt about the system it ran on, for its rows (a server's version and
+ * models); a field left out keeps the system's own value.
+ */
+export interface SessionDescription {
+  systemVersion?: string;
+  systemModel?: string | null;
+  embeddingModel?: string | null;
+}
+
 /** One memory of a system for one instance, attack and trial, serving M0 and M1. */
 export interface SystemSession {
   /**
@@ -66,6 +76,11 @@ export interface SystemSession {
    * same pre-management state.
    */
   received(input: { mode: ManagementMode }): ReadonlyMap<string, string>;
+  /**
+   * After writing and retrieval: what the rows should say about the system beyond its static
+   * fields (Hindsight: the server's version and models); default nothing.
+   */
+  describe?(): Promise<SessionDescription>;
   /** Release resources. */
   close(): Promise<void>;
 }

@@ -122,8 +122,9 @@ export function formatPlan(options: {
   const h = options.hindsight;
   if (h && h.retain + h.replayed > 0) {
     out.push(
-      `Hindsight server: ${h.retain} retain, ${h.recall} recall, ${h.list} list, ${h.operations} ` +
-        `operations, ${h.bank} bank requests; ${h.replayed} sessions replayed from the cache; ` +
+      `Hindsight server: ${h.retain} retain, ${h.recall} recall, ${h.list} list, ${h.memory} ` +
+        `memory (observation lineage), ${h.operations} operations, ${h.bank} bank, ${h.info} ` +
+        `version and trace requests; ${h.replayed} sessions replayed from the cache; ` +
         `${h.serverTokens} extraction tokens reported (the server's own model calls, ` +
         `consolidation included, are not visible to the kit).`,
     );

@@ -4,12 +4,31 @@ import { writingRetention } from "../stats/writing_retention.ts";
 import type { SystemRow } from "../model/system_row.ts";
 import { _labeller, _share } from "./_rates.ts";
 
+/** One writing trial per trace: the mean share over the rows that wrote it (usually one). */
+function _trials(
+  rows: readonly SystemRow[],
+  key: (r: SystemRow) => string,
+  share: (r: SystemRow) => number,
+): { retained: number; units: number }[] {
+  const by = new Map<string, number[]>();
+  for (const r of rows) by.set(key(r), [...(by.get(key(r)) ?? []), share(r)]);
+  return [...by.values()].map((s) => ({
+    retained: s.reduce((a, b) => a + b, 0) / s.length,
+    units: 1,
+  }));
+}
+
 /**
  * One row per system and mode, in the paper's Table 1 columns (`wr` and `wrSd` in percent):
- * - WR: mean and sample sd over writing trials, a trial being one trace written into one memory
- *   (the helpful trace, read from clean rows, and the risk trace, from poisoned rows), with
- *   management off (M0 rows; all rows when there are none); a unit counts as retained only when a
- *   live record traces back to it. Table 1 prints WR once per system, on its M0 line.
+ * - WR (the paper's Table 1: "the proportion of source units whose information is retained
+ *   in the resulting memory records"): mean and sample sd over writing trials with management off
+ *   (M0 rows; all rows when there are none). A writing trial is one trace written into one
+ *   memory, counted once: the helpful trace of an instance and trial (read from its clean rows;
+ *   the sessions of both attacks write it, and their shares are averaged), and each risk trace
+ *   (read from its poisoned rows). A unit counts when the facts it states are recoverable from
+ *   the live records that trace to it (`admittedHelpful`/`admittedRisk`, `informationRetained`).
+ *   `wrTrace` is the looser count beside it: units some live record traces to at all. Table 1
+ *   prints WR once per system, on its M0 line.
  * - U0: correct share of no-memory rows; utilities and ASR: correct and target-matching shares
  *   of clean and poisoned rows at `k`. Error rows are left out. Point estimates only.
  *
@@ -35,32 +54,38 @@ export function systemTable1(options: {
     const kMin = Math.min(...mine.map((r) => r.k));
     const m0 = mine.filter((r) => r.management === "M0");
     const writing = (m0.length > 0 ? m0 : mine).filter((r) => r.k === kMin);
-    const trials = [
-      ...writing.filter((r) => r.condition === "clean")
-        .map((r) => ({ retained: r.admittedHelpful, units: r.unitsHelpful })),
-      ...writing.filter((r) => r.condition === "poisoned")
-        .map((r) => ({ retained: r.admittedRisk, units: r.unitsRisk })),
-    ];
-    const wr = trials.length > 0 ? writingRetention(trials) : { mean: NaN, sd: NaN };
+    const clean = writing.filter((r) => r.condition === "clean");
+    const poisoned = writing.filter((r) => r.condition === "poisoned");
+    const helpfulTrace = (r: SystemRow) => `${r.instanceId}#${r.trial}`;
+    const riskTrace = (r: SystemRow) => `${r.instanceId}:${r.attack}#${r.trial}`;
+    const wrOf = (helpful: (r: SystemRow) => number, risk: (r: SystemRow) => number) => {
+      const trials = [
+        ..._trials(clean, helpfulTrace, (r) => helpful(r) / r.unitsHelpful),
+        ..._trials(poisoned, riskTrace, (r) => risk(r) / r.unitsRisk),
+      ];
+      return trials.length > 0 ? writingRetention(trials) : { mean: NaN, sd: NaN };
+    };
+    const wr = wrOf((r) => r.admittedHelpful, (r) => r.admittedRisk);
+    const wrTrace = wrOf((r) => r.tracedHelpful, (r) => r.tracedRisk);
     for (const mode of ["M0", "M1"] as const) {
       const at = mine.filter((r) => r.management === mode);
       if (at.length === 0) continue;
       const atK = at.filter((r) => r.k === k);
-      const clean = atK.filter((r) => r.condition === "clean");
-      const poisoned = atK.filter((r) => r.condition === "poisoned");
+      const shown = mode === "M0" || m0.length === 0;
       out.push({
         system,
         mode,
-        wr: mode === "M0" || m0.length === 0 ? wr.mean * 100 : null,
-        wrSd: mode === "M0" || m0.length === 0 ? wr.sd * 100 : null,
+        wr: shown ? wr.mean * 100 : null,
+        wrSd: shown ? wr.sd * 100 : null,
         u0: _share(at.filter((r) => r.condition === "nomemory"), (r) => r.correct),
-        cleanUtility: _share(clean, (r) => r.correct),
-        poisonedUtility: _share(poisoned, (r) => r.correct),
-        asr: _share(poisoned, (r) => r.matchesTarget),
+        cleanUtility: _share(atK.filter((r) => r.condition === "clean"), (r) => r.correct),
+        poisonedUtility: _share(atK.filter((r) => r.condition === "poisoned"), (r) => r.correct),
+        asr: _share(atK.filter((r) => r.condition === "poisoned"), (r) => r.matchesTarget),
+        wrTrace: shown ? wrTrace.mean * 100 : null,
       });
     }
   }
-  const cols = ["wr", "wrSd", "u0", "cleanUtility", "poisonedUtility", "asr"];
+  const cols = ["wr", "wrSd", "u0", "cleanUtility", "poisonedUtility", "asr", "wrTrace"];
   if (out.length === 0) {
     return pl.DataFrame({ system: [], mode: [], ...Object.fromEntries(cols.map((c) => [c, []])) });
   }

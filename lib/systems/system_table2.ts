@@ -1,15 +1,20 @@
-/** Table 2 from system rows: RSR, clean and poisoned utility and ASR against K, long form. */
+/** Table 2 from system rows: RSR, risk-record RSR, utilities and ASR against K, long form. */
 import pl from "nodejs-polars";
 import type { SystemRow } from "../model/system_row.ts";
-import { _labeller, _share } from "./_rates.ts";
+import { _instanceShare, _labeller, _share } from "./_rates.ts";
 
 /**
  * Long rows (system, metric, k, value) for one management mode (the paper's Table 2 is M0).
- * RSR at K (Section 3 of the paper) is the share of clean and poisoned rows whose target record,
- * the one carrying the evidence (a record tracing to a unit that asserts y* for clean rows,
- * y_adv for poisoned rows), is in the top K; with `traceRsr`, metric `rsrTrace` adds the looser
- * count (a record tracing to any unit of the helpful or risk trace) for comparison. Utilities
- * and ASR as in Table 1. Error rows are left out.
+ * Both retrieval success rates are shares of instances (an instance's clean or poisoned
+ * contexts, over its attacks and trials, weigh as one; error rows left out):
+ * - `rsr`, RSR at K as Section 4.4 of the paper reads it for Table 2: the share of instances whose
+ *   helpful record, the one carrying the evidence for y* (a record tracing to a unit that asserts
+ *   y*), is in the clean context's top K;
+ * - `rsrRisk`, the risk-record RSR of Section 3.4: the share of instances whose risk record, the
+ *   one carrying the evidence for y_adv, is in the poisoned context's top K;
+ * - with `traceRsr`, `rsrTrace` adds the looser count beside `rsr` (a record tracing to any unit of
+ *   the helpful trace, asserting or not).
+ * Utilities and ASR are shares of rows, as in Table 1.
  *
  * @example
  * ```ts
@@ -32,13 +37,13 @@ export function systemTable2(options: {
   for (const system of [...new Set(rows.map(label))]) {
     const mine = rows.filter((r) => label(r) === system);
     for (const k of [...new Set(mine.map((r) => r.k))].sort((a, b) => a - b)) {
-      const atK = mine.filter((r) => r.k === k && r.condition !== "nomemory");
-      const clean = atK.filter((r) => r.condition === "clean");
-      const poisoned = atK.filter((r) => r.condition === "poisoned");
+      const clean = mine.filter((r) => r.k === k && r.condition === "clean");
+      const poisoned = mine.filter((r) => r.k === k && r.condition === "poisoned");
       out.push(
-        { system, metric: "rsr", k, value: _share(atK, (r) => r.rsrHit) },
+        { system, metric: "rsr", k, value: _instanceShare(clean, (r) => r.rsrHit) },
+        { system, metric: "rsrRisk", k, value: _instanceShare(poisoned, (r) => r.rsrHit) },
         ...(options.traceRsr
-          ? [{ system, metric: "rsrTrace", k, value: _share(atK, (r) => r.traceHit) }]
+          ? [{ system, metric: "rsrTrace", k, value: _instanceShare(clean, (r) => r.traceHit) }]
           : []),
         { system, metric: "cleanUtility", k, value: _share(clean, (r) => r.correct) },
         { system, metric: "poisonedUtility", k, value: _share(poisoned, (r) => r.correct) },

@@ -13,6 +13,7 @@ import { runManifest } from "../../lib/run/run_manifest.ts";
 import { sweep as sweep_ } from "../../lib/run/sweep.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { pair } from "../stats/_rows.ts";
+import { taskFlags } from "../support/task_flags.ts";
 
 /** The CLIs, by the script behind each `deno task`. */
 export const CLI_SCRIPTS = {
@@ -23,6 +24,7 @@ export const CLI_SCRIPTS = {
   notebooks: "lib/cli/notebooks.ts",
   summarize: "lib/cli/summarize.ts",
   models: "lib/cli/models.ts",
+  systems: "lib/cli/systems.ts",
 } as const;
 
 /** One bad invocation. */
@@ -34,6 +36,10 @@ export interface BadInput {
   env?: Record<string, string>;
   /** What the one line must mention (usually the option). */
   names?: RegExp;
+  /** A fixture file the harness holds an exclusive OS lock on while the invocation runs. */
+  hold?: string;
+  /** A secret given as a value: no 8-character piece of it may appear in the output. */
+  absent?: string;
 }
 
 /** An endpoint nothing listens on: a case that wrongly gets as far as a request fails fast. */
@@ -179,9 +185,13 @@ export const BAD_INPUTS: BadInput[] = [
   sweep(`${W} --out unfinished.jsonl`, /unfinished\.jsonl\.partial .*--overwrite/),
   sweep(`${W} --out unfinished.jsonl --seed 1`, /--resume .*--overwrite/),
   sweep(`${W} --out unfinished.jsonl --resume --seed 1`, /--seed 0 there, 1 here/),
-  sweep(`${W} --out locked.jsonl`, /--out .*locked\.jsonl: another sweep \(process 1\b/),
-  sweep(`${W} --out locked.jsonl --resume`, /another sweep/),
-  sweep(`${W} --out locked.jsonl --overwrite`, /another sweep/),
+  // A live writer holds the lock (the harness holds it; the file names process 1).
+  {
+    ...sweep(`${W} --out locked.jsonl`, /--out .*locked\.jsonl: another sweep \(process 1\b/),
+    hold: "locked.jsonl.lock",
+  },
+  { ...sweep(`${W} --out locked.jsonl --resume`, /another sweep/), hold: "locked.jsonl.lock" },
+  { ...sweep(`${W} --out locked.jsonl --overwrite`, /another sweep/), hold: "locked.jsonl.lock" },
   sweep(`${W} ${OUT} --resume --overwrite`, /--overwrite and --resume/),
   sweep(`${W} ${OUT} --retry-errors --overwrite`, /--overwrite and --retry-errors/),
   sweep(`${W} --dry-run --retry-errors`, /--dry-run and --retry-errors/),
@@ -415,6 +425,127 @@ export const BAD_INPUTS: BadInput[] = [
   { cli: "data", args: "--stats --plugin plugins/not_object.ts", names: /not_object\.ts/ },
   { cli: "batch", args: `export ${W} --batch-out r.jsonl --plugin nosuch.ts`, names: /nosuch\.ts/ },
   { cli: "models", args: "check --model gpt-5.4 --plugin plugins/syntax.ts", names: /syntax\.ts/ },
+
+  // Issue 22: options that do not apply, refused as the sweep refuses its own; FIFOs and invalid
+  // UTF-8 refused before they are read; duplicate --by columns; a key given as a variable name.
+  // Against the CLIs before issue 22, 31 of these 34 failed: 9 ran until killed at 60 s (8 on a
+  // FIFO; reproduce --base-url with the offline agent drew every figure), 7 ran and wrote rows
+  // (systems took --hindsight-url with mem0, --memory-placement offline, what a pipeline check
+  // replaces), 4 printed the key given as --api-key-env, and 11 ended with a line naming no
+  // option (invalid UTF-8 read as text, notebooks --dataset nosuch exit 1 from inside Jupyter,
+  // summarize --by agent,agent a Polars error).
+  { cli: "reproduce", args: `--base-url ${DEAD}`, names: /--base-url: no model is used/ },
+  { cli: "reproduce", args: "--dataset bad_utf8.json", names: /bad_utf8\.json.*not UTF-8/ },
+  { cli: "notebooks", args: "--dataset nosuch 00_", names: /--dataset: unknown dataset "nosuch"/ },
+  { cli: "notebooks", args: "--dataset fifo.json 00_", names: /fifo\.json.*not a regular file/ },
+  { cli: "notebooks", args: `--base-url ${DEAD} 00_`, names: /--base-url: no model is used/ },
+  sweep(`${W} ${OUT} --dataset bad_utf8.json`, /--dataset: "bad_utf8\.json" is not UTF-8/),
+  sweep(`${W} ${OUT} --dataset fifo.json`, /--dataset: "fifo\.json" is not a regular file/),
+  sweep(`${W} ${LLM} ${OUT} --cache fifo`, /--cache: "fifo" is not a regular file/),
+  sweep(`${W} --out fifo`, /--out: "fifo" is not a regular file/),
+  {
+    ...sweep(
+      `${W} ${LLM} ${OUT} --api-key-env sk-proj-Q7wErTy9UiOp1AsDfGh2`,
+      /--api-key-env: .*not shown/,
+    ),
+    absent: "sk-proj-Q7wErTy9UiOp1AsDfGh2",
+  },
+  {
+    ...sweep(
+      `${W} ${LLM} ${OUT} --api-key-env Q7wErTy9UiOp1AsDfGh2zXcV`,
+      /--api-key-env: .*not shown/,
+    ),
+    absent: "Q7wErTy9UiOp1AsDfGh2zXcV",
+  },
+  { cli: "batch", args: "import --batch-in bad_utf8.jsonl", names: /bad_utf8\.jsonl.*not UTF-8/ },
+  { cli: "batch", args: "import --batch-in fifo", names: /--batch-in: "fifo" is not a regular/ },
+  {
+    cli: "batch",
+    args: "import --batch-in results.jsonl --cache fifo",
+    names: /--cache: "fifo" is not a regular file/,
+  },
+  { cli: "summarize", args: "--in fifo --out s.csv", names: /--in: "fifo" is not a regular/ },
+  { cli: "summarize", args: "--in bad_utf8.jsonl --out s.csv", names: /--in: .*not UTF-8/ },
+  {
+    cli: "summarize",
+    args: "--in rows.jsonl --out s.csv --by agent,agent",
+    names: /--by: column "agent" is given twice/,
+  },
+  { cli: "systems", args: "", names: /--system/ },
+  { cli: "systems", args: `--system zep ${OUT}`, names: /--system/ },
+  {
+    cli: "systems",
+    args: `--system mem0 --pipeline-check --hindsight-url http://127.0.0.1:9 ${OUT}`,
+    names: /--hindsight-url: applies to --system hindsight only, got --system mem0/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 ${LLM} --hindsight-url http://127.0.0.1:9 ${OUT}`,
+    names: /--hindsight-url: applies to --system hindsight only/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 --pipeline-check --memory-placement tool ${OUT}`,
+    names: /--memory-placement: applies to llm: agents/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 --pipeline-check --agent llm:m --base-url ${DEAD} ${OUT}`,
+    names: /--base-url: does not apply with --pipeline-check/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 --pipeline-check --cache c.sqlite ${OUT}`,
+    names: /--cache: does not apply with --pipeline-check/,
+  },
+  {
+    cli: "systems",
+    args: `--system hindsight --pipeline-check --system-model m ${OUT}`,
+    names: /--system-model: applies to systems whose models the kit calls/,
+  },
+  {
+    cli: "systems",
+    args: `--system hindsight ${LLM} --hindsight-url http://127.0.0.1:9 --embedding-model e ${OUT}`,
+    names: /--embedding-model: applies to systems whose models/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 ${LLM} --judge deterministic --judge-scope trajectory ${OUT}`,
+    names: /--judge-scope: applies to an LLM judge/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 --agent llm:m --api-key-env OTHER_KEY ${OUT}`,
+    names: /--api-key-env: applies with --base-url only/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 ${LLM} --embedding-key-env sk-proj-Q7wErTy9UiOp1AsDfGh2 ${OUT}`,
+    names: /--embedding-key-env: .*not shown/,
+    absent: "sk-proj-Q7wErTy9UiOp1AsDfGh2",
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 ${LLM} --api-key-env Q7wErTy9UiOp1AsDfGh2zXcV ${OUT}`,
+    names: /--api-key-env: .*not shown/,
+    absent: "Q7wErTy9UiOp1AsDfGh2zXcV",
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 --pipeline-check --dataset bad_utf8.json ${OUT}`,
+    names: /--dataset: "bad_utf8\.json" is not UTF-8/,
+  },
+  {
+    cli: "systems",
+    args: `--system mem0 ${LLM} --cache fifo ${OUT}`,
+    names: /--cache: "fifo" is not a regular file/,
+  },
+  { cli: "systems", args: "--system mem0 --pipeline-check --out fifo", names: /--out: "fifo"/ },
+  {
+    cli: "systems",
+    args: `--system mem0 --pipeline-check --resume --retry-errors ${OUT}`,
+    names: /--resume and --retry-errors: pick one/,
+  },
 ];
 
 /** Lay the fixtures into `dir`; returns a function that makes `ro/` writable again. */
@@ -465,7 +596,7 @@ export async function layFixtures(dir: string): Promise<() => Promise<void>> {
     JSON.stringify({ custom_id: "b", response: { status_code: "200" }, error: null }) + "\n",
   );
   // An unfinished run of seed 0 (its manifest beside it), an unfinished run without a
-  // manifest, and an --out whose lock a live process (pid 1) holds.
+  // manifest, and the lock file of an --out (naming process 1; `hold` locks it).
   await Deno.writeTextFile(`${dir}/held.jsonl.partial`, "");
   await Deno.writeTextFile(
     `${dir}/held.jsonl.partial.json`,
@@ -510,6 +641,20 @@ export async function layFixtures(dir: string): Promise<() => Promise<void>> {
       rankers_bad: `export default { rankers: [{ id: "r", rank: 1 }] };`,
     })
   ) await Deno.writeTextFile(`${dir}/plugins/${name}.ts`, text + "\n");
+  // A FIFO nobody writes (reading it would block forever), and files that are not UTF-8.
+  for (const name of ["fifo", "fifo.json"]) {
+    const made = await new Deno.Command("mkfifo", { args: [`${dir}/${name}`] }).output();
+    if (!made.success) throw new Error(`mkfifo ${name} failed`);
+  }
+  const latin1 = (text: string) => new Uint8Array([...text].map((c) => c.charCodeAt(0) & 0xff));
+  await Deno.writeFile(
+    `${dir}/bad_utf8.json`,
+    latin1(JSON.stringify({ dataset: "synthetic", instances }).replace("s0", "s\xe9")),
+  );
+  await Deno.writeFile(
+    `${dir}/bad_utf8.jsonl`,
+    latin1(rows.map((r) => JSON.stringify(r) + "\n").join("").replace('"a"', '"\xe9"')),
+  );
   await Deno.mkdir(`${dir}/adir`);
   await Deno.mkdir(`${dir}/adir.csv`);
   await Deno.mkdir(`${dir}/ro`);
@@ -556,8 +701,14 @@ export async function checkBadInput(
   try {
     const before = await listing(dir);
     const args = typeof bad.args === "string" ? bad.args.split(" ").filter(Boolean) : bad.args;
+    // An OS lock, as a live writer holds it, released when this invocation is done.
+    const held = bad.hold
+      ? await Deno.open(`${dir}/${bad.hold}`, { read: true, write: true })
+      : null;
+    if (held) await held.lock(true);
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
+      // The task's own permissions (deno.json), not -A: what a user's `deno task` runs with.
+      args: ["run", ...taskFlags(CLI_SCRIPTS[bad.cli]), `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
       cwd: dir,
       env: {
         NO_COLOR: "1",
@@ -572,6 +723,7 @@ export async function checkBadInput(
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     const out = await child.output();
     clearTimeout(timer);
+    held?.close();
     const stdout = new TextDecoder().decode(out.stdout);
     const stderr = new TextDecoder().decode(out.stderr);
     const problems: string[] = [];
@@ -586,6 +738,12 @@ export async function checkBadInput(
       problems.push("stack trace or panic");
     }
     if (stdout.trim() !== "") problems.push("printed to stdout");
+    for (let i = 0; bad.absent && i + 8 <= bad.absent.length; i++) {
+      if ((stdout + stderr).includes(bad.absent.slice(i, i + 8))) {
+        problems.push(`printed a piece of the secret it was given`);
+        break;
+      }
+    }
     if (bad.names && lines.length >= 1 && !bad.names.test(lines.join("\n"))) {
       problems.push(`line does not name ${bad.names}`);
     }

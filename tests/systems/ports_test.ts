@@ -4,6 +4,8 @@ import langmemPrompts from "../../lib/systems/langmem/upstream_prompts.json" wit
 import type { ManagementMode, SystemSession } from "../../lib/systems/memory_system.ts";
 import { pipelineCheckReply } from "../../lib/systems/pipeline_check_reply.ts";
 import { systemSetup } from "../../lib/systems/system_setup.ts";
+import type { SystemRow } from "../../lib/model/system_row.ts";
+import { demoInstances, pipelineRun } from "./_setup.ts";
 import {
   type ChatBody,
   majorityReply,
@@ -120,17 +122,20 @@ Deno.test("amem: upstream note construction and evolution prompts; M0 never evol
     assert.match(evolution[0].messages[1].content, /keywords: \['dentist', /);
     const m0 = await session.records({ mode: "M0" });
     const m1 = await session.records({ mode: "M1" });
-    // update_neighbor retagged the background note in M1 only; provenance follows content.
+    // update_neighbor retagged the background note in M1 only.
     assert.match(
       m1[0].text,
       /memory context: Evolved context\.memory keywords: \[\]memory tags: \['evolved'\]/,
     );
     assert.match(m0[0].text, /memory context: Generalmemory keywords: \[\]memory tags: \[\]/);
-    assert.deepEqual(m1.map((r) => r.unitIds), [["b1"], ["h1"]]);
+    // The rewritten neighbour carries the unit whose evolution rewrote it (issue 22: before, it
+    // traced to b1 alone, so risk text spread this way was invisible); M0's does not.
+    assert.deepEqual(m1.map((r) => r.unitIds), [["b1", "h1"], ["h1"]]);
+    assert.deepEqual(m0.map((r) => r.unitIds), [["b1"], ["h1"]]);
     // strengthen linked h1 to note 0: M1's search expands the hit with it (upstream's raw search).
     const [hit] = await session.search({ mode: "M1", query: "dentist appointment", k: 1 });
     assert.deepEqual(hit.unitIds, ["h1"]);
-    assert.deepEqual(hit.linked?.map((r) => r.unitIds), [["b1"]]);
+    assert.deepEqual(hit.linked?.map((r) => r.unitIds), [["b1", "h1"]]);
     const [m0Hit] = await session.search({ mode: "M0", query: "dentist appointment", k: 1 });
     assert.deepEqual(m0Hit.linked, []);
   } finally {
@@ -164,4 +169,25 @@ Deno.test("mem0 (3.x): the additive prompt carries the session date; M1 drops a 
   } finally {
     await server.close();
   }
+});
+
+Deno.test("amem: M0 and M1 contexts hold the same number of records at every K (linked notes count against K)", async () => {
+  // Before issue 22, M1 appended each hit's linked notes beyond K: 6-8 records at K = 5 on the
+  // pipeline check's demo set, against 5 in M0.
+  const { rows } = await pipelineRun({ name: "amem", instances: await demoInstances(4, 20) });
+  const size = (r: SystemRow) => `${r.instanceId}/${r.attack}/${r.condition}/${r.k}`;
+  const m0 = new Map(
+    rows.filter((r) => r.management === "M0").map((r) => [size(r), r.contextSize]),
+  );
+  const m1 = rows.filter((r) => r.management === "M1" && r.condition !== "nomemory");
+  assert.ok(m1.length > 0);
+  for (const r of m1) {
+    assert.equal(r.contextSize, m0.get(size(r)), size(r));
+    assert.equal(r.contextSize, Math.min(r.k, 20 + r.unitsHelpful + r.unitsRisk));
+  }
+  // Evolution still links notes: some M1 context differs from M0's at the same K.
+  const m0Ids = new Map(
+    rows.filter((r) => r.management === "M0").map((r) => [size(r), r.contextIds.join()]),
+  );
+  assert.ok(m1.some((r) => r.contextIds.join() !== m0Ids.get(size(r))));
 });

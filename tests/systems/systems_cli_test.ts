@@ -249,3 +249,41 @@ Deno.test("systems CLI: an all-401 server gives error rows, exit 3, no stack, no
     await server.close();
   }
 });
+
+Deno.test("systems and sweep take --out with --dry-run alike: the plan of that command, no file", async () => {
+  // Before issue 22, systems refused it ("--out: a --dry-run writes no file") and sweep took it.
+  const dir = await Deno.makeTempDir({ prefix: "mg-dry-out-" });
+  try {
+    for (
+      const [cli, args] of [
+        ["systems", ["--system", "amem", "--agent", "llm:gpt-5.4", "--limit", "1"]],
+        ["sweep", ["--stage", "writing", "--model", "gpt-5.4", "--limit", "1"]],
+      ] as const
+    ) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          new URL(`../../lib/cli/${cli}.ts`, import.meta.url).pathname,
+          ...args,
+          "--dry-run",
+          "--out",
+          `${dir}/rows.jsonl`,
+          "--cache",
+          `${dir}/c.sqlite`,
+        ],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, `${cli}: ${new TextDecoder().decode(out.stderr)}`);
+      assert.match(new TextDecoder().decode(out.stdout), /DRY RUN/);
+      assert.deepEqual(
+        [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("rows")),
+        [],
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

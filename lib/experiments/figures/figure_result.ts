@@ -9,6 +9,7 @@ import { exportFigure } from "../../figures/export_figure.ts";
 import { ATTACK_LABEL, DATASET_LABEL } from "../../figures/labels.ts";
 import { loadPaperValues, type PaperValues } from "../../figures/paper_values.ts";
 import { writeFileAtomic } from "../../io/atomic_write.ts";
+import { spreadsheetSafeFrame } from "../../io/spreadsheet_safe.ts";
 import type { TrialRow } from "../../model/trial_row.ts";
 
 /** One figure, built by its spec. */
@@ -76,7 +77,7 @@ export async function saveFigure(options: {
   });
   for (const [name, frame] of Object.entries(result.csv)) {
     const path = `${dir}/${name}.csv`;
-    await writeFileAtomic({ path, data: frame.writeCSV().toString() });
+    await writeFileAtomic({ path, data: spreadsheetSafeFrame(frame).writeCSV().toString() });
     written.push(path);
   }
   return written;

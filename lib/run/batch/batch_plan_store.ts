@@ -4,7 +4,7 @@
  * belongs to no export made with this cache (another cache's batch, an old round of a sweep
  * whose options changed).
  */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readFileSync } from "node:fs";
 import type { PlannedRequest } from "../plan/request_plan.ts";
 
 /** The file beside a cache that lists the requests exported with it. */
@@ -46,7 +46,9 @@ export function recordBatchExport(options: {
       exported,
     }) + "\n"
   );
-  appendFileSync(batchExportsPath(options.cachePath), lines.join(""));
+  // 0644 whatever the umask (node's default mode is 0666).
+  appendFileSync(batchExportsPath(options.cachePath), lines.join(""), { mode: 0o644 });
+  chmodSync(batchExportsPath(options.cachePath), 0o644);
 }
 
 /** Every `custom_id` exported with this cache; null when no export was recorded for it. */

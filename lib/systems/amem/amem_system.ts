@@ -21,8 +21,11 @@ export const AMEM_UPSTREAM = "WujiangXu/A-mem@0c8039f (memory_layer.py, TypeScri
 /** One note, as upstream's `MemoryNote` keeps it. */
 export interface AmemNote {
   id: string;
-  /** The source unit the note was written from (the kit's provenance). */
-  unitId: string;
+  /**
+   * The source units the note carries (the kit's provenance): the unit it was written from,
+   * then each unit whose evolution rewrote its context or tags (`update_neighbor`).
+   */
+  unitIds: string[];
   content: string;
   keywords: string[];
   context: string;
@@ -94,10 +97,75 @@ function _parse(text: string): Record<string, unknown> | null {
   const start = cleaned.indexOf("{"), end = cleaned.lastIndexOf("}");
   try {
     const v = JSON.parse(start >= 0 && end > start ? cleaned.slice(start, end + 1) : cleaned);
-    return v && typeof v === "object" ? v : null;
+    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
   } catch {
     return null;
   }
+}
+
+const _isStrings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+function _unreadable(call: string, reply: string, why: string): TypeError {
+  return new TypeError(
+    `amem: the model's ${call} reply is not readable (${why}), got ${
+      JSON.stringify(reply.slice(0, 120))
+    }`,
+  );
+}
+
+/**
+ * The note metadata of an `analyze_content` reply: the JSON object its schema asks for
+ * (`keywords`, `context`, `tags`). Upstream prints a reply it cannot parse and goes on with
+ * empty metadata; the port refuses it (the call fails, nothing is cached, the task's rows are
+ * error rows), so an unreadable reply never reads as a note without keywords.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readAnalysis } from "./amem_system.ts";
+ * assert.deepEqual(readAnalysis('{"keywords": ["tea"], "context": "Drinks.", "tags": ["food"]}'),
+ *   { keywords: ["tea"], context: "Drinks.", tags: ["food"] });
+ * assert.throws(() => readAnalysis("Tea is nice."), /amem: the model's analysis reply is not readable/);
+ * ```
+ */
+export function readAnalysis(
+  reply: string,
+): { keywords: string[]; context: string; tags: string[] } {
+  const json = _parse(reply);
+  if (!json) throw _unreadable("analysis", reply, "no JSON object");
+  if (!_isStrings(json.keywords) || !_isStrings(json.tags) || typeof json.context !== "string") {
+    throw _unreadable("analysis", reply, "expected keywords, context and tags");
+  }
+  return {
+    keywords: json.keywords as string[],
+    context: json.context || "General",
+    tags: json.tags as string[],
+  };
+}
+
+/**
+ * The decision of a `process_memory` (evolution) reply: a JSON object with a boolean
+ * `should_evolve`, and `actions` when it is true (upstream reads both by key). Upstream goes on
+ * without evolving when the reply is not JSON; the port refuses it, as {@link readAnalysis}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readEvolution } from "./amem_system.ts";
+ * assert.equal(readEvolution('{"should_evolve": false, "actions": []}').should_evolve, false);
+ * assert.throws(() => readEvolution("Yes, evolve."), /amem: the model's evolution reply is not readable/);
+ * ```
+ */
+export function readEvolution(reply: string): Record<string, unknown> {
+  const json = _parse(reply);
+  if (!json) throw _unreadable("evolution", reply, "no JSON object");
+  if (typeof json.should_evolve !== "boolean") {
+    throw _unreadable("evolution", reply, "no boolean should_evolve");
+  }
+  if (json.should_evolve && !Array.isArray(json.actions)) {
+    throw _unreadable("evolution", reply, "should_evolve without an actions list");
+  }
+  return json;
 }
 
 /**
@@ -162,15 +230,11 @@ function _session(
       ],
       responseFormat: prompts.analyzeResponseFormat,
       maxTokens: 1000,
+      // Not cached and an error row when unreadable (upstream would go on with no metadata).
+      validate: (content) => void readAnalysis(content),
       phase: "writing",
     });
-    const json = _parse(reply);
-    // Upstream falls back to empty metadata when the reply is not JSON.
-    return {
-      keywords: _strings(json?.keywords),
-      context: typeof json?.context === "string" && json.context ? json.context : "General",
-      tags: _strings(json?.tags),
-    };
+    return readAnalysis(reply);
   };
 
   // Upstream `process_memory`: returns whether the note evolved; mutates note and neighbours.
@@ -198,10 +262,11 @@ function _session(
       ],
       responseFormat: prompts.evolutionResponseFormat,
       maxTokens: 1000,
+      validate: (content) => void readEvolution(content),
       phase: "M1",
     });
-    const json = _parse(reply);
-    if (!json || json.should_evolve !== true) return false;
+    const json = readEvolution(reply);
+    if (json.should_evolve !== true) return false;
     for (const action of _strings(json.actions)) {
       if (action === "strengthen") {
         const links = Array.isArray(json.suggested_connections) ? json.suggested_connections : [];
@@ -212,8 +277,14 @@ function _session(
         const tags = Array.isArray(json.new_tags_neighborhood) ? json.new_tags_neighborhood : [];
         for (let i = 0; i < Math.min(indices.length, tags.length); i++) {
           const n = memory.notes[indices[i]];
+          const before = JSON.stringify([n.tags, n.context]);
           n.tags = _strings(tags[i]);
           n.context = i < contexts.length ? contexts[i] : n.context;
+          // The model wrote the neighbour's new context and tags after reading this note, so the
+          // neighbour now carries this note's unit too (risk text can spread this way).
+          if (JSON.stringify([n.tags, n.context]) !== before) {
+            for (const u of note.unitIds) if (!n.unitIds.includes(u)) n.unitIds.push(u);
+          }
         }
       }
     }
@@ -223,7 +294,7 @@ function _session(
   const traced = (n: AmemNote): TracedRecord => ({
     storeId: n.id,
     text: _rawLine(n),
-    unitIds: [n.unitId],
+    unitIds: [...n.unitIds],
   });
 
   return {
@@ -235,7 +306,7 @@ function _session(
       for (const [mode, memory] of memories) {
         const note: AmemNote = {
           id,
-          unitId: unit.id,
+          unitIds: [unit.id],
           content: unit.text,
           ...structuredClone(meta),
           links: [],

@@ -24,6 +24,7 @@ import {
   _nextParts,
   _registerKitProviders,
 } from "./_mem0_parts.ts";
+import { readDecision246, readFacts246 } from "./_mem0_replies.ts";
 
 /** The library version driven, written into rows. */
 export const MEM0_CLASSIC_VERSION = "mem0ai@2.4.6";
@@ -90,6 +91,9 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
   const snapshot = new Map<string, string>();
   const received = new Map<ManagementMode, Map<string, string>>();
   let current: WriteUnit | null = null;
+  // A reply mem0 cannot read: mem0 gets an empty one (it logs nothing and changes nothing) and
+  // the write fails with this error once mem0 returns.
+  let failure: unknown = null;
   const asChat = (messages: _Mem0Message[]) =>
     messages.map((x) => ({
       role: x.role as "system" | "user" | "assistant",
@@ -112,11 +116,21 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
           /Today's date is [^\n]*?\./,
           `Today's date is ${open.sessionDate}.`,
         );
-        reply = await calls.chat({ messages: chat, responseFormat, phase: "writing" });
+        try {
+          reply = await calls.chat({
+            messages: chat,
+            responseFormat,
+            // What mem0 cannot read is not cached and fails the write (an error row).
+            validate: (content) => void readFacts246(content),
+            phase: "writing",
+          });
+        } catch (e) {
+          failure ??= e;
+          return '{"facts": []}';
+        }
         snapshot.set(current.id, reply);
       }
-      const facts = (_jsonAfter(reply, "") as { facts?: unknown[] } | null)?.facts ?? [];
-      received.get(mode)!.set(current.id, JSON.stringify(facts.map(String)));
+      received.get(mode)!.set(current.id, JSON.stringify(readFacts246(reply)));
       return reply;
     }
     if (chat.some((m) => m.content.trimStart().startsWith(_DECISION))) {
@@ -127,7 +141,17 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
           memory: facts.map((text, i) => ({ id: String(i), text: String(text), event: "ADD" })),
         });
       }
-      return await calls.chat({ messages: chat, responseFormat, phase: mode });
+      try {
+        return await calls.chat({
+          messages: chat,
+          responseFormat,
+          validate: (content) => void readDecision246(content),
+          phase: mode,
+        });
+      } catch (e) {
+        failure ??= e;
+        return '{"memory": []}';
+      }
     }
     return await calls.chat({ messages: chat, responseFormat, phase: mode });
   };
@@ -166,6 +190,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
             userId,
             infer: !background,
           });
+          if (failure !== null) throw failure;
           const results = (res as { results?: { id: string; metadata?: { event?: string } }[] })
             .results ?? [];
           x.ledger.apply({
@@ -177,6 +202,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
         }
       } finally {
         current = null;
+        failure = null;
       }
     },
     async records({ mode }) {

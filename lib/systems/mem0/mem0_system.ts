@@ -16,7 +16,6 @@ import type { SystemPort } from "../system_port.ts";
 import {
   _DIMENSION_PROBE,
   _InMemoryVectorStore,
-  _jsonAfter,
   _KitEmbedder,
   _KitHistory,
   _KitLlm,
@@ -25,6 +24,7 @@ import {
   _nextParts,
   _registerKitProviders,
 } from "./_mem0_parts.ts";
+import { readMemories331 } from "./_mem0_replies.ts";
 
 /** The library version driven, written into rows. */
 export const MEM0_VERSION = "mem0ai@3.3.1";
@@ -41,12 +41,6 @@ function _load(): Promise<_Module> {
     return m;
   })();
   return _module;
-}
-
-/** The memory texts of an additive extraction reply, for the identical-snapshot check. */
-function _extracted(reply: string): string {
-  const json = _jsonAfter(reply, "") as { memory?: { text?: unknown }[] } | null;
-  return JSON.stringify((json?.memory ?? []).map((m) => String(m?.text ?? "")));
 }
 
 /**
@@ -97,6 +91,9 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
   const snapshot = new Map<string, string>();
   const received = new Map<ManagementMode, Map<string, string>>();
   let current: WriteUnit | null = null;
+  // A reply mem0 cannot read: mem0 is handed an empty extraction (so it logs nothing) and the
+  // write fails with this error once mem0 returns.
+  let failure: unknown = null;
   const fixDate = (text: string) =>
     text.replace(/(## Observation Date\n)[^\n]*/, `$1${open.sessionDate}`)
       .replace(/(## Current Date\n)[^\n]*/, `$1${open.sessionDate}`);
@@ -128,14 +125,24 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
       if (mode !== "M0") {
         throw new TypeError(`mem0: the M1 memory extracted before the M0 memory (${current.id})`);
       }
-      reply = await calls.chat({
-        messages: [{ role: "system", content: system }, { role: "user", content: fixDate(user) }],
-        responseFormat: (format as Record<string, unknown>) ?? { type: "json_object" },
-        phase: "writing",
-      });
+      try {
+        reply = await calls.chat({
+          messages: [{ role: "system", content: system }, {
+            role: "user",
+            content: fixDate(user),
+          }],
+          responseFormat: (format as Record<string, unknown>) ?? { type: "json_object" },
+          // What mem0 cannot read is not cached and fails the write (an error row).
+          validate: (content) => void readMemories331(content),
+          phase: "writing",
+        });
+      } catch (e) {
+        failure ??= e;
+        return '{"memory": []}';
+      }
       snapshot.set(current.id, reply);
     }
-    received.get(mode)!.set(current.id, _extracted(reply));
+    received.get(mode)!.set(current.id, JSON.stringify(readMemories331(reply)));
     return reply;
   };
 
@@ -187,10 +194,12 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
           } finally {
             x.store.hideHashes = false;
           }
+          if (failure !== null) throw failure;
           x.ledger.apply({ inputUnitIds: [unit.id], after: await list(mode) });
         }
       } finally {
         current = null;
+        failure = null;
       }
     },
     async records({ mode }) {
