@@ -46,11 +46,17 @@ Deno.test("measureSystem() counts an RSR hit only for the record carrying the ev
   // my dentist appointment?"), which asserts nothing; clean top-1 is small talk from the helpful
   // trace.
   const minja = instance.risk.minja!.units;
+  // A bare attack query (its indication prompt cut away) carries nothing; the reply after it
+  // states y_adv.
   const echo = minja.find((u, i) =>
-    u.channel === "user" && u.asserts === null && minja[i + 1]?.asserts !== null
+    u.channel === "user" && u.asserts === null && u.supports == null &&
+    minja[i + 1]?.asserts !== null
   )!;
   const stated = minja[minja.indexOf(echo) + 1];
-  assert.ok(echo && stated.asserts !== null, "the demo's MINJA trace has an echo then a claim");
+  assert.ok(
+    echo && stated.asserts !== null,
+    "the demo's MINJA trace has a bare query then a claim",
+  );
   const rows = await measureSystem({
     system: _scripted({
       clean: ["demo-01/h/1", "demo-01/h/3"],
