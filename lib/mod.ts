@@ -172,8 +172,11 @@ export {
   judgePrompts,
   llmJudge,
   VERDICT_FORMAT,
+  VERDICT_OUTCOMES,
+  verdictLabels,
   VerdictReply,
 } from "./judges/llm_judge.ts";
+export type { VerdictOutcome } from "./judges/llm_judge.ts";
 export { selfJudge } from "./judges/self_judge.ts";
 export { formatTrajectory } from "./judges/format_trajectory.ts";
 export type { TrajectoryMessage } from "./judges/format_trajectory.ts";
@@ -183,6 +186,7 @@ export { committedAnswer } from "./judges/committed_answer.ts";
 export type { Commitment } from "./judges/committed_answer.ts";
 export { judgeRows } from "./judges/judge_rows.ts";
 export type { JudgeLabel, JudgeQuestion } from "./judges/judge_rows.ts";
+export { finalAnswer } from "./judges/final_answer.ts";
 
 // Data: datasets, benchmark builders, attack templates and targets
 export type { DatasetLoader, DatasetOptions } from "./data/dataset.ts";

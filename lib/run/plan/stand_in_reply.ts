@@ -100,15 +100,12 @@ export function standInReply(options: {
   const schema = _schema(body);
   const user = _lastUser(body);
   const labels = schema?.properties ?? {};
-  if ("correct" in labels && "matchesTarget" in labels) {
+  if ("verdict" in labels && labels.verdict.enum?.includes("target")) {
     // A verdict (the judge's, or a counterfactual rerun's): the one that selects its trial for
     // counterfactual reruns (a poisoned answer matching the target, a clean one correct), so
-    // what verdicts select is counted at its most; and a valid one (it commits to one label).
+    // what verdicts select is counted at its most.
     const verdict = _fill(schema!, STAND_IN_VERDICT, []) as Record<string, unknown>;
-    for (const [name, s] of Object.entries(labels)) {
-      if (s.type === "boolean") verdict[name] = false;
-    }
-    verdict[options.condition === "poisoned" ? "matchesTarget" : "correct"] = true;
+    verdict.verdict = options.condition === "poisoned" ? "target" : "correct";
     return JSON.stringify(verdict);
   }
   switch (phase) {
