@@ -34,6 +34,56 @@ export interface LimiterStats {
 /** Consecutive congested answers after which the endpoint as a whole waits out Retry-After. */
 const STREAK = 3;
 
+interface _Waiting {
+  /** 0 for retries (they go first), 1 otherwise. */
+  tier: number;
+  rank: number;
+  seq: number;
+  grant: () => void;
+}
+
+const _before = (a: _Waiting, b: _Waiting) =>
+  a.tier !== b.tier ? a.tier < b.tier : a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
+
+/** A binary heap of waiting requests: retries first, then by rank, then in arrival order. */
+class _Queue {
+  #items: _Waiting[] = [];
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  push(item: _Waiting): void {
+    const a = this.#items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (!_before(a[i], a[parent])) break;
+      [a[i], a[parent]] = [a[parent], a[i]];
+      i = parent;
+    }
+  }
+
+  shift(): _Waiting | undefined {
+    const a = this.#items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      for (let i = 0;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < a.length && _before(a[l], a[m])) m = l;
+        if (r < a.length && _before(a[r], a[m])) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
 /**
  * Up to `limit` requests run at once, where `limit` adapts between 1 and `concurrency`. The
  * window is DCTCP-style: after each window of `limit` answers, a window with congested answers
@@ -41,7 +91,9 @@ const STREAK = 3;
  * costs 3%, a window of 429s halves it), and a clean window adds one. Random, rare 429s thus
  * barely slow a run, while a provider that rejects everything is backed off from quickly. A
  * streak of 429s with Retry-After, or `pause(ms)` (exhausted `x-ratelimit-*` headers), holds new
- * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first.
+ * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first; other
+ * waiting requests are served by `rank` (their place in the run's plan, lower first), then in
+ * arrival order, so the rows due next are finished first.
  *
  * @example
  * ```ts
@@ -63,7 +115,8 @@ export class RequestLimiter {
   readonly stats: LimiterStats;
   #limit: number;
   #active = 0;
-  #queue: (() => void)[] = [];
+  #queue = new _Queue();
+  #seq = 0;
   #pausedUntil = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #answered = 0;
@@ -103,15 +156,25 @@ export class RequestLimiter {
     }
   }
 
+  /** Requests waiting for a slot. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Wait for a slot. */
   acquire(options: {
     /** Go before requests that have not been tried yet (retries); default false. */
     priority?: boolean;
+    /** Place in the run's plan: lower ranks are served first; default last, in arrival order. */
+    rank?: number;
   } = {}): Promise<RequestSlot> {
     return new Promise((resolve) => {
-      const grant = () => resolve(this.#slot());
-      if (options.priority) this.#queue.unshift(grant);
-      else this.#queue.push(grant);
+      this.#queue.push({
+        tier: options.priority ? 0 : 1,
+        rank: options.rank ?? Number.MAX_SAFE_INTEGER,
+        seq: this.#seq++,
+        grant: () => resolve(this.#slot()),
+      });
       this.#pump();
     });
   }
@@ -175,7 +238,7 @@ export class RequestLimiter {
     }
     while (this.#queue.length > 0 && this.#active < this.limit) {
       this.#active++;
-      this.#queue.shift()!();
+      this.#queue.shift()!.grant();
     }
   }
 }

@@ -18,6 +18,8 @@ export interface ErrorOutcome {
   completionTokens: number | null;
   reasoning: null;
   stopReason: string | null;
+  /** A failed trial neither answered nor refused. */
+  refusal: null;
 }
 
 /**
@@ -58,6 +60,7 @@ export function errorOutcome(options: {
     completionTokens: usage?.completionTokens ?? null,
     reasoning: null,
     stopReason: typeof thrown === "string" ? thrown : options.stopReason ?? null,
+    refusal: null,
   };
 }
 

@@ -130,7 +130,10 @@ export interface ModelSetup {
 export function modelSetup(options: {
   /** SQLite cache path; default `.memgauge/cache.sqlite`. */
   cachePath?: string;
-  /** Base URL for every model; default each catalog entry's. */
+  /**
+   * Base URL for every model, or several separated by commas (replicas serving every model);
+   * default each catalog entry's.
+   */
   baseUrl?: string;
   /** Most requests in flight per endpoint (the limiter adapts below it); default 8. */
   concurrency?: number;
@@ -191,14 +194,19 @@ export function modelSetup(options: {
         env: options.env,
         overrides: overrides.get(id),
       });
-      const where = `${endpoint.baseUrl.replace(/\/+$/, "")} ${endpoint.model}`;
-      let limiter = limiters.get(where);
-      if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
+      // One limiter per endpoint (base URL and model), shared by every client that uses it.
+      const limiterFor = (url: string) => {
+        const where = `${url.replace(/\/+$/, "")} ${endpoint.model}`;
+        let limiter = limiters.get(where);
+        if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
+        return limiter;
+      };
       cache ??= new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
       c = new ModelClient({
         endpoint,
         cache,
-        limiter,
+        limiter: limiterFor(endpoint.baseUrl),
+        limiterFor,
         maxRetries: options.maxRetries,
         timeoutMs: options.timeoutMs,
         retryBaseMs: options.retryBaseMs,

@@ -23,6 +23,7 @@ import type { Progress } from "./progress.ts";
 import { runSweep } from "./run_sweep.ts";
 import type { CounterfactualMode } from "./counterfactual.ts";
 import { sweepResources } from "./sweep_resources.ts";
+import { withCallScope } from "../models/call_scope.ts";
 
 /** Options of a sweep. */
 export interface SweepOptions {
@@ -65,7 +66,7 @@ export interface SweepOptions {
   onRows?: (rows: TrialRow[]) => void | Promise<void>;
   /** Progress sink; default silent. */
   progress?: Progress;
-  /** Pairs in flight at once; default 8. */
+  /** Model requests in flight per endpoint (pairs in progress follow from it); default 8. */
   concurrency?: number;
   /** Independent repeats per pair; default 1. */
   trials?: number;
@@ -170,15 +171,17 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   for (const point of points) for (const agent of agents) resources.ranker(point.ranker, agent);
   const tasks = planSweep({ runId, seed, dataset, attacks, agents, points, instances })
     .map((task) => (counterfactual === "none" ? task : { ...task, counterfactual }));
-  const rows = await runSweep({
-    tasks,
-    resources,
-    onRows: options.onRows,
-    progress: options.progress,
-    concurrency: options.concurrency,
-    trials: options.trials,
-    select: options.select,
-  });
+  // Every reply this run stores says so: rows settle their cacheHit against it.
+  const rows = await withCallScope({ run: runId }, () =>
+    runSweep({
+      tasks,
+      resources,
+      onRows: options.onRows,
+      progress: options.progress,
+      concurrency: options.concurrency,
+      trials: options.trials,
+      select: options.select,
+    }));
   // A notebook run (`deno task notebooks`) learns of error rows through this report.
   reportErrorRows({ rows });
   return rows;
