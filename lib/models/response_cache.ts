@@ -90,9 +90,13 @@ function _sqlite(e: unknown): string {
   return err.errstr ?? err.message ?? String(e);
 }
 
+// node:sqlite gives `errcode` for statements but not always for `exec`: read the text too.
+const _IO_TEXT =
+  /disk is full|disk I\/O error|readonly database|read-only|unable to open|database is locked|permission denied/i;
+
 function _isIo(e: unknown): boolean {
   const code = (e as { errcode?: number }).errcode;
-  return code !== undefined && _IO_CODES.has(code & 0xff);
+  return (code !== undefined && _IO_CODES.has(code & 0xff)) || _IO_TEXT.test(_sqlite(e));
 }
 
 /** Default report of a cache write failure: one line on stderr, once per cache. */
@@ -363,7 +367,9 @@ export class ResponseCache {
     try {
       db = this.#open();
     } catch (e) {
-      this.#failedWrite(pending, e instanceof CacheFileError ? e.message : _sqlite(e));
+      // "cannot be written (SQLite: database or disk is full)": what SQLite said.
+      const said = /\(SQLite: (.*)\)/.exec((e as Error).message)?.[1];
+      this.#failedWrite(pending, said ?? _sqlite(e));
       return;
     }
     const created = new Date().toISOString();

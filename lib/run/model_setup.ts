@@ -130,6 +130,8 @@ export interface ModelSetup {
 export function modelSetup(options: {
   /** SQLite cache path; default `.memgauge/cache.sqlite`. */
   cachePath?: string;
+  /** An open response cache to use instead of `cachePath` (not closed by `close()`); default none. */
+  cache?: ResponseCache;
   /**
    * Base URL for every model, or several separated by commas (replicas serving every model);
    * default each catalog entry's.
@@ -201,7 +203,8 @@ export function modelSetup(options: {
         if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
         return limiter;
       };
-      cache ??= new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
+      cache ??= options.cache ??
+        new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
       c = new ModelClient({
         endpoint,
         cache,
@@ -258,7 +261,10 @@ export function modelSetup(options: {
       }
       return total;
     },
-    close: () => cache?.close(),
+    close: () => {
+      if (cache !== options.cache) cache?.close();
+      else cache?.flush();
+    },
   };
 }
 
