@@ -543,6 +543,7 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
     ],
     entries: plan.entries,
     costs: plan.costs,
+    judgeUpperBound: plan.judgeUpperBound,
   }));
   return 0;
 }

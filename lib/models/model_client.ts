@@ -609,8 +609,16 @@ export class ModelClient {
     const payload = JSON.stringify(body);
     let failures = 0, attempts = 0, waited = 0, limited = 0, emptyRetried = false;
     for (;;) {
-      const replica = this.#pick();
-      const slot = await replica.limiter.acquire({ priority: attempts > 0, rank });
+      let replica = this.#pick();
+      let slot = await replica.limiter.acquire({ priority: attempts > 0, rank });
+      // A replica that failed while this request waited for it: wait for a healthy one.
+      while (
+        replica.downUntil > Date.now() && this.#replicas.some((r) => r.downUntil <= Date.now())
+      ) {
+        slot.release({ outcome: "failed" });
+        replica = this.#pick();
+        slot = await replica.limiter.acquire({ priority: attempts > 0, rank });
+      }
       attempts++;
       let reply: CachedReply;
       try {

@@ -34,6 +34,13 @@ export interface LimiterStats {
 /** Consecutive congested answers after which the endpoint as a whole waits out Retry-After. */
 const STREAK = 3;
 
+/**
+ * Share of congested answers in a window below which the window is not narrowed: sparse 429s
+ * (a provider's random rejections) are each waited out on their own, while a provider that is
+ * over its limit rejects far more than this.
+ */
+const TOLERATED = 0.1;
+
 interface _Waiting {
   /** 0 for retries (they go first), 1 otherwise. */
   tier: number;
@@ -86,10 +93,11 @@ class _Queue {
 
 /**
  * Up to `limit` requests run at once, where `limit` adapts between 1 and `concurrency`. The
- * window is DCTCP-style: after each window of `limit` answers, a window with congested answers
- * shrinks the limit by half the congested share (`limit * (1 - share / 2)`: one 429 in 16
- * costs 3%, a window of 429s halves it), and a clean window adds one. Random, rare 429s thus
- * barely slow a run, while a provider that rejects everything is backed off from quickly. A
+ * window is DCTCP-style: after each window of `limit` answers, a window with at least 10%
+ * congested answers shrinks the limit by half the congested share (`limit * (1 - share / 2)`:
+ * a window of 429s halves it), a clean window adds one, and a window with fewer 429s keeps it.
+ * Random, rare 429s thus cost only their own wait (each waits out its Retry-After without a
+ * slot), while a provider that rejects a large share is backed off from quickly. A
  * streak of 429s with Retry-After, or `pause(ms)` (exhausted `x-ratelimit-*` headers), holds new
  * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first; other
  * waiting requests are served by `rank` (their place in the run's plan, lower first), then in
@@ -215,11 +223,12 @@ export class RequestLimiter {
       this.#streak = 0;
     }
     if (this.#answered < this.limit) return;
-    if (this.#congested > 0) {
-      this.#limit = Math.max(1, this.#limit * (1 - this.#congested / this.#answered / 2));
+    const share = this.#congested / this.#answered;
+    if (share >= TOLERATED) {
+      this.#limit = Math.max(1, this.#limit * (1 - share / 2));
       this.stats.decreases++;
       this.stats.lowest = Math.min(this.stats.lowest, this.limit);
-    } else {
+    } else if (this.#congested === 0) {
       this.#limit = Math.min(this.concurrency, this.#limit + 1);
     }
     this.#answered = this.#congested = 0;

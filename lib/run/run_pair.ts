@@ -231,15 +231,31 @@ async function _runPair(
     try {
       // The row's calls (agent and judge) are collected: its cacheHit is settled from them.
       const judged = await withCallScope({ calls }, async () => {
-        const answer = await inPhase(ablation ? "counterfactual" : "agent", () =>
-          agent.answer({
-            instance,
-            context,
-            condition,
-            pairId: task.pairId,
-            seed,
-            ...(trial !== 0 && { trial }),
-          }));
+        // What a judge request can be foreseen to depend on: the question (with y* and y_adv),
+        // the agent, the trial and the evidence the context holds.
+        const evidence = ["helpful", "risk"].filter((role) => context.some((r) => r.role === role));
+        const answer = await inPhase(
+          ablation ? "counterfactual" : "agent",
+          () =>
+            agent.answer({
+              instance,
+              context,
+              condition,
+              pairId: task.pairId,
+              seed,
+              ...(trial !== 0 && { trial }),
+            }),
+          {
+            answerKey: JSON.stringify([
+              instance.query,
+              instance.answer,
+              instance.target,
+              agent.id,
+              trial,
+              evidence,
+            ]),
+          },
+        );
         // A judge failure's error row keeps the agent's finish reason.
         stopReason = answer.stopReason ?? null;
         // A refusal is graded as an abstention, with no judge call; its text is the output.

@@ -100,6 +100,9 @@ export interface FakeServer {
   modes: FakeModes;
   /** Chat request bodies received, in arrival order. */
   bodies: ChatBody[];
+  /** Requests being answered now, and the most at once so far. */
+  inFlight: number;
+  peakInFlight: number;
   close(): Promise<void>;
 }
 
@@ -238,6 +241,15 @@ function _rejection(
 
 const REFUSAL = "I'm sorry, but I can't help with that request.";
 
+/** Prompt tokens as providers bill them: the messages, a JSON schema and tool definitions. */
+function _promptTokens(body: ChatBody): number {
+  const schema = body.response_format?.type === "json_schema"
+    ? JSON.stringify(body.response_format.json_schema)
+    : "";
+  const tools = body.tools ? JSON.stringify(body.tools) : "";
+  return (JSON.stringify(body.messages ?? []).length + schema.length + tools.length) >> 2;
+}
+
 /**
  * Start a fake server; close it in a `finally`.
  *
@@ -278,6 +290,8 @@ export function startFakeOpenAIServer(options: {
     faults: [...(options.faults ?? [])],
     modes: { ...options.modes },
     bodies: [],
+    inFlight: 0,
+    peakInFlight: 0,
     close: async () => {},
   };
   let windowStart = 0, windowCount = 0;
@@ -287,6 +301,14 @@ export function startFakeOpenAIServer(options: {
       headers: { "content-type": "application/json", ...headers },
     });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    state.peakInFlight = Math.max(state.peakInFlight, ++state.inFlight);
+    try {
+      return await answer(req);
+    } finally {
+      state.inFlight--;
+    }
+  });
+  async function answer(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const n = state.requests++;
     const authorization = req.headers.get("authorization") ?? "";
@@ -387,7 +409,7 @@ export function startFakeOpenAIServer(options: {
       // A provider's tool call: no content, the call in `tool_calls`, finish_reason tool_calls.
       const query = (body as ChatBody).messages.filter((m) => m.role === "user").at(-1)?.content;
       const args = JSON.stringify({ query: query ?? "" });
-      const promptTokens = JSON.stringify(body.messages ?? []).length >> 2;
+      const promptTokens = _promptTokens(body as ChatBody);
       return json(
         {
           id: `chatcmpl-${n}`,
@@ -447,7 +469,7 @@ export function startFakeOpenAIServer(options: {
     const finishReason = modes.finishReason ?? "stop";
     if (finishReason === "length") content = content.slice(0, Math.ceil(content.length / 2));
     if (modes.nullContent || finishReason === "content_filter") content = null;
-    const promptTokens = JSON.stringify(body.messages ?? []).length >> 2;
+    const promptTokens = _promptTokens(body as ChatBody);
     const completionTokens = ((content ?? "").length + (thoughts?.length ?? 0)) >> 2;
     // Mistral: typed parts, the thinking first (the `reasoning` mode's text goes there).
     const sent: unknown = modes.contentParts && content !== null
@@ -485,7 +507,7 @@ export function startFakeOpenAIServer(options: {
       200,
       limitHeaders,
     );
-  });
+  }
   state.baseUrl = `http://127.0.0.1:${server.addr.port}/v1`;
   state.close = async () => {
     for (const ac of hangs) ac.abort();

@@ -23,7 +23,7 @@ import type { ServerSettings } from "./model_throughput_server.ts";
 const LATENCY_MS = 200;
 const CONCURRENCIES = [8, 16, 32] as const;
 /** Ideal seconds of each measurement: requests = concurrency * SECONDS * 1000 / latency. */
-const SECONDS = 6;
+const SECONDS = 10;
 
 /** A bench scenario: fault shares of the server. */
 export interface Scenario {
@@ -48,6 +48,25 @@ export interface Measured {
   cpuMsPerRequest: number;
   /** Error rows (kit) or failed requests (plain). */
   errors: number;
+  /** Requests in flight, sampled every 10 ms from the first request to the last answer. */
+  meanInFlight: number;
+}
+
+/** Samples a count every 10 ms; `mean()` over the samples since the first non-zero one. */
+function _sampler(count: () => number) {
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    const n = count();
+    if (n > 0 || samples.length > 0) samples.push(n);
+  }, 10);
+  return {
+    mean(): number {
+      clearInterval(timer);
+      // The tail after the last answer is not in flight time.
+      while (samples.length > 0 && samples.at(-1) === 0) samples.pop();
+      return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+    },
+  };
 }
 
 async function _server(settings: ServerSettings) {
@@ -112,13 +131,15 @@ export async function plainClient(options: {
   scenario: Scenario;
 }): Promise<Measured> {
   const server = await _server(_settings(options.scenario));
-  let next = 0, errors = 0;
+  let next = 0, errors = 0, inFlight = 0;
+  const sampler = _sampler(() => inFlight);
   const cpu = _cpuMs();
   const started = performance.now();
   const worker = async () => {
     while (next < options.requests) {
       const i = next++;
       for (;;) {
+        inFlight++;
         const res = await fetch(`${server.baseUrl}/chat/completions`, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
@@ -128,6 +149,7 @@ export async function plainClient(options: {
           }),
         });
         const body = await res.json();
+        inFlight--;
         if (res.ok && body.choices?.[0]?.message) break;
         const wait = res.status === 429 ? Number(res.headers.get("retry-after") ?? 1) * 1000 : 500;
         if (res.status !== 429 && res.status !== 500) errors++;
@@ -138,8 +160,16 @@ export async function plainClient(options: {
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = _cpuMs() - cpu;
+  const meanInFlight = sampler.mean();
   const requests = await server.stop();
-  return { requests, seconds, rate: requests / seconds, cpuMsPerRequest: cpuMs / requests, errors };
+  return {
+    requests,
+    seconds,
+    rate: requests / seconds,
+    cpuMsPerRequest: cpuMs / requests,
+    errors,
+    meanInFlight,
+  };
 }
 
 const _instances = Array.from(
@@ -170,6 +200,8 @@ export async function kitSweep(options: {
     env: { OPENAI_API_KEY: "sk-bench" },
   });
   try {
+    const limiter = setup.client("bench").limiter;
+    const sampler = _sampler(() => limiter.active);
     const cpu = _cpuMs();
     const started = performance.now();
     // Two requests per row (agent, judge), two rows per pair, 25 pairs per trial.
@@ -190,6 +222,7 @@ export async function kitSweep(options: {
     });
     const seconds = (performance.now() - started) / 1000;
     const cpuMs = _cpuMs() - cpu;
+    const meanInFlight = sampler.mean();
     const requests = server ? await server.stop() : setup.stats().requests;
     return {
       baseUrl,
@@ -199,6 +232,7 @@ export async function kitSweep(options: {
       rate: requests / seconds,
       cpuMsPerRequest: cpuMs / Math.max(1, requests),
       errors: rows.filter((r) => r.error !== null).length,
+      meanInFlight,
     };
   } finally {
     setup.close();
@@ -260,6 +294,8 @@ if (import.meta.main && Deno.args[0] === "replay") {
     "kit/s",
     "kit %ideal",
     "kit/plain",
+    "in flight kit",
+    "in flight plain",
     "CPU ms/req kit",
     "CPU ms/req plain",
     "error rows",
@@ -285,6 +321,8 @@ if (import.meta.main && Deno.args[0] === "replay") {
         kit.rate.toFixed(1),
         _pct(kit.rate / ideal),
         _pct(kit.rate / plain.rate),
+        kit.meanInFlight.toFixed(1),
+        plain.meanInFlight.toFixed(1),
         kit.cpuMsPerRequest.toFixed(2),
         plain.cpuMsPerRequest.toFixed(2),
         String(kit.errors),

@@ -28,14 +28,18 @@ Deno.test("RequestLimiter keeps its window in [1, concurrency] and never runs mo
   );
 });
 
-Deno.test("RequestLimiter: a rare 429 costs little, a window of 429s halves, clean windows add one", async () => {
+Deno.test("RequestLimiter: a rare 429 costs nothing, 10% or more narrow the window, a window of 429s halves it, clean windows add one", async () => {
   const limiter = new RequestLimiter({ concurrency: 16 });
   const answer = async (outcome: RequestOutcome) => (await limiter.acquire()).release({ outcome });
-  // One 429 in a window of 16: 16 * (1 - 1/32) = 15.5.
+  // One 429 in a window of 16 (6%): a provider's random rejection, waited out on its own.
   for (let i = 0; i < 15; i++) await answer("ok");
   await answer("congested");
+  assert.equal(limiter.limit, 16);
+  // Two in 16 (12.5%): 16 * (1 - 2/32) = 15.
+  for (let i = 0; i < 14; i++) await answer("ok");
+  for (let i = 0; i < 2; i++) await answer("congested");
   assert.equal(limiter.limit, 15);
-  // A whole window of 429s halves it.
+  // A whole window of 429s halves it: 15 * (1 - 1/2) = 7.5.
   for (let i = 0; i < 15; i++) await answer("congested");
   assert.equal(limiter.limit, 7);
   // Clean windows climb back by one each.

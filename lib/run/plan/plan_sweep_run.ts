@@ -27,6 +27,8 @@ export interface SweepRunPlan {
   rounds: number[];
   /** With `keepBodies`: that round's requests, exactly as the run will send them. */
   requests: PlannedRequest[];
+  /** The most judge requests (one per distinct agent answer; `RequestPlan.judgeUpperBound`). */
+  judgeUpperBound: number;
 }
 
 // A plan reads no key: every key variable reads as this placeholder, which is never sent.
@@ -103,6 +105,7 @@ export async function planSweepRun(options: {
       round,
       rounds: plan.rounds(),
       requests: round === null ? [] : plan.requests(round),
+      judgeUpperBound: plan.judgeUpperBound(),
     };
   } finally {
     models.close();
