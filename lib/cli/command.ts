@@ -15,7 +15,7 @@
  *
  * Exit codes: 0 done; 1 failed (a download, a notebook cell, a bug: one line, the stack trace
  * with `MEMGAUGE_DEBUG=1`); 2 bad input (one line, nothing written); 3 finished, but with
- * error rows (`--allow-errors` makes that 0).
+ * error rows (`--allow-errors` makes that 0); 4 stopped at `--max-cost` (resumable).
  *
  * Adopting it for a command (e.g. `lib/cli/systems.ts`): declare the options with `opt.*`
  * (reuse `MODEL_OPTIONS`/`SWEEP_OPTIONS` from `sweep_args.ts` where they mean the same), put
@@ -70,7 +70,7 @@ export class CliError extends Error {
 }
 
 /** The exit codes of every task. */
-export const EXIT = { ok: 0, failed: 1, badInput: 2, errorRows: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, badInput: 2, errorRows: 3, stopped: 4 } as const;
 
 /** How an option's path is checked before any work (see `pathProblem`). */
 export interface PathCheck {

@@ -3,6 +3,7 @@ import { writeFileAtomic } from "../io/atomic_write.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { stableId } from "../model/stable_id.ts";
 import { redact } from "../models/redact.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary, requestFixes } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { lockOut, type OutLock, OutLockedError } from "../run/out_lock.ts";
@@ -29,6 +30,7 @@ import {
   commandLine,
   errorRowsExit,
   execute,
+  EXIT,
   modelCallsLine,
   type Parsed,
   runCommand,
@@ -58,6 +60,7 @@ const _RUN_ONLY = new Set([
   "concurrency",
   "max-retries",
   "timeout",
+  "max-cost",
   "cache",
   "api-key-env",
   // Folded into "agent" below: --model X and --agent llm:X are the same run.
@@ -352,7 +355,12 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
       }
       _checkRows(args, partial, unfinished.rows, runId);
     }
-    rows = await _run({ args, models, planned, finished, unfinished, manifest, state });
+    try {
+      rows = await _run({ args, models, planned, finished, unfinished, manifest, state });
+    } catch (e) {
+      if (!isSpendCapReached(e)) throw e;
+      return _stoppedAtCap(args, parsed, state, models);
+    }
     // The finished rows keep their run's manifest: --retry-errors compares it.
     if (!args.retryErrors) {
       await Deno.rename(manifestFile, finishedManifestPath(out)).catch(() => {});
@@ -375,6 +383,33 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
     })),
     allowErrors: args.allowErrors,
   });
+}
+
+/** The end of a run held back by `--max-cost`: what was spent, what is kept, how to go on. */
+function _stoppedAtCap(
+  args: SweepArgs,
+  parsed: _Parsed,
+  state: _RunState,
+  models: ReturnType<typeof modelSetup>,
+): number {
+  const spend = models.spend!;
+  const kept = args.retryErrors
+    ? `${args.out} is unchanged (the answers received are cached)`
+    : `${_count(state.written ?? 0, "pair trial")} ${
+      state.written === 1 ? "is" : "are"
+    } in ${args.out}.partial`;
+  console.error(
+    `memgauge sweep: stopped before the estimated spend crossed --max-cost ${spend.usd} USD ` +
+      `(${spend.spentUsd.toFixed(4)} USD spent on ${spend.requests} requests); ${kept}.`,
+  );
+  const again = args.retryErrors ? commandLine({ name: "sweep", argv: parsed.argv }) : commandLine({
+    name: "sweep",
+    argv: parsed.argv,
+    drop: ["resume", "overwrite"],
+    add: ["--resume"],
+  });
+  console.error(`Go on with (a new --max-cost caps the next part): ${_safe(again)}`);
+  return EXIT.stopped;
 }
 
 /** `--retry-errors` on rows of another run: refused in one line naming what differs. */

@@ -20,6 +20,7 @@ import { exhaustedForMs, retryAfterMs } from "./rate_limit_headers.ts";
 import { guardConsole, redact, redactError, registerSecret } from "./redact.ts";
 import { RequestLimiter } from "./request_limiter.ts";
 import { type CachedReply, cacheKey, type ResponseCache } from "./response_cache.ts";
+import type { SpendCap } from "./spend_cap.ts";
 import { adaptResponseFormat, type PromptMessage } from "./structured_output.ts";
 
 /** One chat message; `reasoning` (the model's, in a trajectory) is never sent back. */
@@ -191,6 +192,11 @@ export interface ModelClientOptions {
   rateLimitWaitMs?: number;
   /** Seed of the jitter stream; default 0. */
   jitterSeed?: number;
+  /**
+   * The run's spending cap (`--max-cost`), shared by its clients: a request whose estimated
+   * cost would cross it is not sent (`SpendCapReached`); default none.
+   */
+  spend?: SpendCap;
   /** Temperature, replacing the endpoint's; default the endpoint's (null: none sent). */
   temperature?: number;
   /**
@@ -328,10 +334,19 @@ export class ModelClient {
   #jitter: Prng;
   #inflight = new Map<string, Promise<ChatResult>>();
   #onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
+  #spend?: SpendCap;
 
   constructor(options: ModelClientOptions) {
     const { apiKey, ...endpoint } = options.endpoint;
     this.endpoint = { ...DEFAULT_CAPABILITIES, ...endpoint };
+    this.#spend = options.spend;
+    if (this.#spend && !endpoint.prices && !options.onMiss) {
+      throw new RangeError(
+        `--max-cost: model ${endpoint.id} has no prices in data/models.json, so its spend ` +
+          `cannot be estimated (give --model-option ${endpoint.id}.prices.inputPer1M=X ` +
+          `--model-option ${endpoint.id}.prices.outputPer1M=Y)`,
+      );
+    }
     this.#apiKey = apiKey;
     registerSecret({ secret: apiKey });
     guardConsole();
@@ -619,6 +634,18 @@ export class ModelClient {
         replica = this.#pick();
         slot = await replica.limiter.acquire({ priority: attempts > 0, rank });
       }
+      // Priced before it is sent: a request that would cross --max-cost is not.
+      let reservation: ReturnType<SpendCap["reserve"]> | undefined;
+      try {
+        reservation = this.#spend?.reserve({
+          model: this.endpoint.id,
+          prices: this.endpoint.prices!,
+          promptChars: payload.length,
+        });
+      } catch (e) {
+        slot.release({ outcome: "failed" });
+        throw e;
+      }
       attempts++;
       let reply: CachedReply;
       try {
@@ -659,7 +686,9 @@ export class ModelClient {
           }),
           ...(refusal !== null && { refusal }),
         };
+        if (reservation) this.#spend!.settle(reservation, reply);
       } catch (e) {
+        if (reservation) this.#spend!.release(reservation);
         const status = e instanceof _HttpError ? e.status : undefined;
         const retryAfter = status === 429
           ? retryAfterMs({ headers: (e as _HttpError).headers })

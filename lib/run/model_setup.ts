@@ -21,6 +21,7 @@ import {
   ModelClient,
 } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
+import { SpendCap } from "../models/spend_cap.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
 import { llmRanker } from "../stages/writing/rankers/llm.ts";
@@ -108,6 +109,8 @@ export interface ModelSetup {
    * arrived but failed validation (not cached, asked again by a rerun).
    */
   stats(): ClientStats & { rejected: number };
+  /** The `--max-cost` cap and what was spent under it; undefined without a cap. */
+  spend?: SpendCap;
   close(): void;
 }
 
@@ -169,6 +172,11 @@ export function modelSetup(options: {
   onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
   /** Sees every completed chat call, cache hits included (the dry-run plan); default none. */
   observe?: (call: ObservedCall) => void;
+  /**
+   * `--max-cost`: a cap in USD on the estimated spend of every client of this setup; a request
+   * that would cross it is not sent and the run stops (`SpendCapReached`). Default none.
+   */
+  maxCostUsd?: number;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   const overrides = parseModelOptions({
@@ -183,6 +191,9 @@ export function modelSetup(options: {
   }
   const concurrency = options.concurrency ?? 8;
   new RequestLimiter({ concurrency }); // validates --concurrency before any model is used
+  const spend = options.maxCostUsd === undefined
+    ? undefined
+    : new SpendCap({ usd: options.maxCostUsd });
   const limiters = new Map<string, RequestLimiter>();
   const clients = new Map<string, ModelClient>();
   const client = (id: string) => {
@@ -215,6 +226,7 @@ export function modelSetup(options: {
         retryBaseMs: options.retryBaseMs,
         rateLimitWaitMs: options.rateLimitWaitMs,
         onMiss: options.onMiss,
+        spend,
       });
       if (options.observe) _observed(c, id, options.observe);
       clients.set(id, c);
@@ -261,6 +273,7 @@ export function modelSetup(options: {
       }
       return total;
     },
+    spend,
     close: () => {
       if (cache !== options.cache) cache?.close();
       else cache?.flush();
