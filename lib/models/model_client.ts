@@ -197,6 +197,11 @@ export interface ModelClientOptions {
    * cost would cross it is not sent (`SpendCapReached`); default none.
    */
   spend?: SpendCap;
+  /**
+   * Which cache misses may be sent (given the body); the others fail with "not in the cache"
+   * (re-judging rows answers the agent from the cache only). Default: every miss is sent.
+   */
+  sendOnly?: (body: Record<string, unknown>) => boolean;
   /** Temperature, replacing the endpoint's; default the endpoint's (null: none sent). */
   temperature?: number;
   /**
@@ -335,11 +340,13 @@ export class ModelClient {
   #inflight = new Map<string, Promise<ChatResult>>();
   #onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
   #spend?: SpendCap;
+  #sendOnly?: (body: Record<string, unknown>) => boolean;
 
   constructor(options: ModelClientOptions) {
     const { apiKey, ...endpoint } = options.endpoint;
     this.endpoint = { ...DEFAULT_CAPABILITIES, ...endpoint };
     this.#spend = options.spend;
+    this.#sendOnly = options.sendOnly;
     if (this.#spend && !endpoint.prices && !options.onMiss) {
       throw new RangeError(
         `--max-cost: model ${endpoint.id} has no prices in data/models.json, so its spend ` +
@@ -463,6 +470,14 @@ export class ModelClient {
     }
     const body = { model: this.endpoint.model, ...sent };
     if (this.#onMiss) return this.#onMiss({ key, body });
+    if (this.#sendOnly && !this.#sendOnly(body)) {
+      this.stats.errors++;
+      return Promise.reject(
+        new ModelCallError(
+          `${this.endpoint.id}: not in the cache, and this run asks only the cache for it`,
+        ),
+      );
+    }
     // Identical concurrent requests share one call.
     let pending = this.#inflight.get(key);
     if (!pending) {

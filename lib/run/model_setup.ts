@@ -177,6 +177,8 @@ export function modelSetup(options: {
    * that would cross it is not sent and the run stops (`SpendCapReached`). Default none.
    */
   maxCostUsd?: number;
+  /** Which cache misses may be sent (`ModelClientOptions.sendOnly`); default every one. */
+  sendOnly?: (body: Record<string, unknown>) => boolean;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   const overrides = parseModelOptions({
@@ -227,6 +229,7 @@ export function modelSetup(options: {
         rateLimitWaitMs: options.rateLimitWaitMs,
         onMiss: options.onMiss,
         spend,
+        sendOnly: options.sendOnly,
       });
       if (options.observe) _observed(c, id, options.observe);
       clients.set(id, c);
