@@ -159,9 +159,9 @@ async function _main(parsed: Parsed<typeof planCommand.spec.options>): Promise<n
         }
       },
     });
-    // A dataset smaller than the sample (the demo set) is planned whole.
+    // A dataset whose builder does not draw samples (the demo set) is planned whole.
     const sample = instances.size;
-    const full = sample < v.sample ? sample : v.instances;
+    const full = sample === v.sample ? v.instances : sample;
     plans.push({ plan, sample, full });
     judgeUpperBound += Math.round(plan.judgeUpperBound * full / Math.max(1, sample));
     described.push(

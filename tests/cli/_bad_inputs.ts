@@ -23,6 +23,7 @@ export const CLI_SCRIPTS = {
   notebooks: "lib/cli/notebooks.ts",
   summarize: "lib/cli/summarize.ts",
   models: "lib/cli/models.ts",
+  plan: "lib/cli/plan.ts",
 } as const;
 
 /** One bad invocation. */
@@ -415,6 +416,28 @@ export const BAD_INPUTS: BadInput[] = [
   { cli: "data", args: "--stats --plugin plugins/not_object.ts", names: /not_object\.ts/ },
   { cli: "batch", args: `export ${W} --batch-out r.jsonl --plugin nosuch.ts`, names: /nosuch\.ts/ },
   { cli: "models", args: "check --model gpt-5.4 --plugin plugins/syntax.ts", names: /syntax\.ts/ },
+  // issue 21: spending cap, reproduce's model options, the grid plan, judge sensitivity
+  { cli: "sweep", args: `--stage writing --out o.jsonl --max-cost 0`, names: /--max-cost/ },
+  { cli: "sweep", args: `--stage writing --out o.jsonl --max-cost abc`, names: /--max-cost/ },
+  {
+    cli: "sweep",
+    args: `--stage writing --out o.jsonl --model m --base-url ${DEAD},ftp://x`,
+    names: /--base-url/,
+  },
+  { cli: "reproduce", args: `--model gpt-5.4 --agent llm:gpt-5.4`, names: /--model/ },
+  { cli: "reproduce", args: `--model nope`, names: /--model: unknown model "nope"/ },
+  { cli: "reproduce", args: `--api-key-env K`, names: /--api-key-env/ },
+  { cli: "reproduce", args: `--model-option gpt-5.4.temp=1`, names: /--model-option/ },
+  { cli: "reproduce", args: `--max-cost -1`, names: /--max-cost/ },
+  { cli: "plan", args: `--sample 200`, names: /--sample/ },
+  { cli: "plan", args: `--dataset nosuch`, names: /--dataset/ },
+  { cli: "plan", args: `--model nope`, names: /--model/ },
+  { cli: "summarize", args: `--in rows.jsonl --out s.csv --judge llm:x`, names: /--judge/ },
+  {
+    cli: "summarize",
+    args: `--in rows.jsonl --out s.parquet --judge-sensitivity`,
+    names: /--out/,
+  },
 ];
 
 /** Lay the fixtures into `dir`; returns a function that makes `ro/` writable again. */
