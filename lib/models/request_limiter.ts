@@ -35,11 +35,17 @@ export interface LimiterStats {
 const STREAK = 3;
 
 /**
- * Share of congested answers in a window below which the window is not narrowed: sparse 429s
+ * Congested share, smoothed over windows, below which the window is not narrowed: sparse 429s
  * (a provider's random rejections) are each waited out on their own, while a provider that is
- * over its limit rejects far more than this.
+ * over its limit rejects far more than this, window after window.
  */
 const TOLERATED = 0.1;
+
+/** Weight of the latest window in the smoothed congested share. */
+const SMOOTHING = 0.3;
+
+/** A window at least this congested narrows at once, whatever came before. */
+const SURGE = 0.5;
 
 interface _Waiting {
   /** 0 for retries (they go first), 1 otherwise. */
@@ -93,11 +99,13 @@ class _Queue {
 
 /**
  * Up to `limit` requests run at once, where `limit` adapts between 1 and `concurrency`. The
- * window is DCTCP-style: after each window of `limit` answers, a window with at least 10%
- * congested answers shrinks the limit by half the congested share (`limit * (1 - share / 2)`:
- * a window of 429s halves it), a clean window adds one, and a window with fewer 429s keeps it.
- * Random, rare 429s thus cost only their own wait (each waits out its Retry-After without a
- * slot), while a provider that rejects a large share is backed off from quickly. A
+ * window is DCTCP-style: after each window of `limit` answers, the congested share (429s,
+ * timeouts) is smoothed over windows (`0.7 * before + 0.3 * now`); when the smoothed share
+ * reaches 10%, or a window is half congested, the limit shrinks by half the window's share
+ * (`limit * (1 - share / 2)`: a window of 429s halves it); a clean window adds one; a window
+ * with a few 429s keeps it. Random, rare 429s thus cost only their own wait (each waits out its
+ * Retry-After without a slot), while a provider that rejects a large share is backed off from
+ * within a window or two. A
  * streak of 429s with Retry-After, or `pause(ms)` (exhausted `x-ratelimit-*` headers), holds new
  * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first; other
  * waiting requests are served by `rank` (their place in the run's plan, lower first), then in
@@ -130,6 +138,7 @@ export class RequestLimiter {
   #answered = 0;
   #congested = 0;
   #streak = 0;
+  #smoothed = 0;
 
   constructor(options: {
     /** Maximum requests in flight; default 8. */
@@ -224,7 +233,8 @@ export class RequestLimiter {
     }
     if (this.#answered < this.limit) return;
     const share = this.#congested / this.#answered;
-    if (share >= TOLERATED) {
+    this.#smoothed = (1 - SMOOTHING) * this.#smoothed + SMOOTHING * share;
+    if (share >= SURGE || (share > 0 && this.#smoothed >= TOLERATED)) {
       this.#limit = Math.max(1, this.#limit * (1 - share / 2));
       this.stats.decreases++;
       this.stats.lowest = Math.min(this.stats.lowest, this.limit);

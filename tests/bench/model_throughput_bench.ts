@@ -24,6 +24,11 @@ const LATENCY_MS = 200;
 const CONCURRENCIES = [8, 16, 32] as const;
 /** Ideal seconds of each measurement: requests = concurrency * SECONDS * 1000 / latency. */
 const SECONDS = 10;
+/**
+ * Ideal seconds with faults: longer, because the last requests to meet a fault (a 429's 1 s
+ * Retry-After, then maybe a 500's back-off) make a tail of 2-3 s whatever the client does.
+ */
+const SECONDS_FAULTS = 30;
 
 /** A bench scenario: fault shares of the server. */
 export interface Scenario {
@@ -50,6 +55,8 @@ export interface Measured {
   errors: number;
   /** Requests in flight, sampled every 10 ms from the first request to the last answer. */
   meanInFlight: number;
+  /** The same over the middle 80% of the samples (the start and the tail left out). */
+  midInFlight: number;
 }
 
 /** Samples a count every 10 ms; `mean()` over the samples since the first non-zero one. */
@@ -65,6 +72,21 @@ function _sampler(count: () => number) {
       // The tail after the last answer is not in flight time.
       while (samples.length > 0 && samples.at(-1) === 0) samples.pop();
       return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+    },
+    /** Mean per second, for a look at the timeline. */
+    perSecond(): number[] {
+      const out: number[] = [];
+      for (let i = 0; i < samples.length; i += 100) {
+        const chunk = samples.slice(i, i + 100);
+        out.push(Math.round(10 * chunk.reduce((a, b) => a + b, 0) / chunk.length) / 10);
+      }
+      return out;
+    },
+    /** The mean over the middle 80% of the samples (call after `mean`). */
+    mid(): number {
+      const cut = Math.floor(samples.length / 10);
+      const mid = samples.slice(cut, samples.length - cut);
+      return mid.reduce((a, b) => a + b, 0) / Math.max(1, mid.length);
     },
   };
 }
@@ -169,6 +191,7 @@ export async function plainClient(options: {
     cpuMsPerRequest: cpuMs / requests,
     errors,
     meanInFlight,
+    midInFlight: sampler.mid(),
   };
 }
 
@@ -223,6 +246,10 @@ export async function kitSweep(options: {
     const seconds = (performance.now() - started) / 1000;
     const cpuMs = _cpuMs() - cpu;
     const meanInFlight = sampler.mean();
+    const midInFlight = sampler.mid();
+    if (Deno.env.get("BENCH_DEBUG")) {
+      console.error(limiter.stats, limiter.limit, sampler.perSecond().join(" "));
+    }
     const requests = server ? await server.stop() : setup.stats().requests;
     return {
       baseUrl,
@@ -233,6 +260,7 @@ export async function kitSweep(options: {
       cpuMsPerRequest: cpuMs / Math.max(1, requests),
       errors: rows.filter((r) => r.error !== null).length,
       meanInFlight,
+      midInFlight,
     };
   } finally {
     setup.close();
@@ -276,7 +304,15 @@ export async function cachedReplay(options: { concurrency: number }): Promise<{
 
 const _pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 
-if (import.meta.main && Deno.args[0] === "replay") {
+if (import.meta.main && Deno.args[0] === "faults") {
+  const c = Number(Deno.args[1] ?? 32);
+  const r = await kitSweep({
+    requests: c * SECONDS * 1000 / LATENCY_MS,
+    concurrency: c,
+    scenario: SCENARIOS[1],
+  });
+  console.log(r);
+} else if (import.meta.main && Deno.args[0] === "replay") {
   const replay = await cachedReplay({ concurrency: 16 });
   console.log(
     `cached replay: ${replay.rows} rows, ${replay.requests} requests, ` +
@@ -294,8 +330,8 @@ if (import.meta.main && Deno.args[0] === "replay") {
     "kit/s",
     "kit %ideal",
     "kit/plain",
-    "in flight kit",
-    "in flight plain",
+    "in flight kit (mid 80%)",
+    "in flight plain (mid 80%)",
     "CPU ms/req kit",
     "CPU ms/req plain",
     "error rows",
@@ -306,10 +342,10 @@ if (import.meta.main && Deno.args[0] === "replay") {
   for (const scenario of SCENARIOS) {
     for (const concurrency of CONCURRENCIES) {
       const ideal = concurrency * 1000 / LATENCY_MS;
-      const requests = ideal * SECONDS;
+      const faults = scenario.rate429 + scenario.rate500 > 0;
+      const requests = ideal * (faults ? SECONDS_FAULTS : SECONDS);
       const plain = await plainClient({ requests, concurrency, scenario });
       const kit = await kitSweep({ requests, concurrency, scenario });
-      const faults = scenario.rate429 + scenario.rate500 > 0;
       const ok = faults ? kit.rate >= 0.85 * ideal : kit.rate >= 0.95 * plain.rate;
       failed ||= !ok;
       table.push([
@@ -321,8 +357,8 @@ if (import.meta.main && Deno.args[0] === "replay") {
         kit.rate.toFixed(1),
         _pct(kit.rate / ideal),
         _pct(kit.rate / plain.rate),
-        kit.meanInFlight.toFixed(1),
-        plain.meanInFlight.toFixed(1),
+        `${kit.meanInFlight.toFixed(1)} (${kit.midInFlight.toFixed(1)})`,
+        `${plain.meanInFlight.toFixed(1)} (${plain.midInFlight.toFixed(1)})`,
         kit.cpuMsPerRequest.toFixed(2),
         plain.cpuMsPerRequest.toFixed(2),
         String(kit.errors),
@@ -332,7 +368,10 @@ if (import.meta.main && Deno.args[0] === "replay") {
   }
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
   const show = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
-  console.log(`latency ${LATENCY_MS} ms; ${SECONDS} s of ideal work per measurement`);
+  console.log(
+    `latency ${LATENCY_MS} ms; ${SECONDS} s of ideal work per measurement without faults, ` +
+      `${SECONDS_FAULTS} s with them`,
+  );
   console.log([show(head), ...table.map(show)].join("\n"));
   const replay = await cachedReplay({ concurrency: 16 });
   if (replay.requests > 0) throw new Error(`the cached replay sent ${replay.requests} requests`);
