@@ -92,7 +92,7 @@ function _show(value: unknown): string {
   if (value === undefined || value === null) return "unset";
   if (value === true) return "given";
   if (value === false) return "not given";
-  if (Array.isArray(value)) return value.join(",");
+  if (Array.isArray(value)) return value.length === 0 ? "unset" : value.join(",");
   return String(value);
 }
 

@@ -1,7 +1,7 @@
 /**
  * Throughput of LLM sweeps against a local provider at 200 ms latency, side by side with the
- * simplest client that does the same job (a plain `fetch` loop with the same number of requests
- * in flight), at concurrency 8, 16 and 32, without faults and with 5% 429 (Retry-After 1 s)
+ * simplest client that does the same job (a plain `fetch` loop asking, for each row, the agent
+ * and then the judge, with the same number of requests in flight), at concurrency 8, 16 and 32, without faults and with 5% 429 (Retry-After 1 s)
  * plus 5% 500. The sweep asks the agent and the LLM judge (`llm:self`) of every row, so a judge
  * request waits for its answer, as in a real run. The rate is HTTP requests the server answered
  * per second of wall time (faulted answers included); the ideal is concurrency / latency. The
@@ -144,8 +144,9 @@ function _settings(scenario: Scenario): ServerSettings {
 }
 
 /**
- * The plain client: `requests` chat completions with `concurrency` in flight, each retried
- * after a 429 (its Retry-After) or a 500 (0.5 s) until it succeeds.
+ * The plain client, doing the same job as the sweep: `requests / 2` rows, each an agent request
+ * then a judge request that waits for it, with `concurrency` requests in flight; each request is
+ * retried after a 429 (its Retry-After) or a 500 (0.5 s) until it succeeds.
  */
 export async function plainClient(options: {
   requests: number;
@@ -154,29 +155,31 @@ export async function plainClient(options: {
 }): Promise<Measured> {
   const server = await _server(_settings(options.scenario));
   let next = 0, errors = 0, inFlight = 0;
+  const rows = Math.round(options.requests / 2);
   const sampler = _sampler(() => inFlight);
   const cpu = _cpuMs();
   const started = performance.now();
+  const ask = async (content: string) => {
+    for (;;) {
+      inFlight++;
+      const res = await fetch(`${server.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+        body: JSON.stringify({ model: "bench", messages: [{ role: "user", content }] }),
+      });
+      const body = await res.json();
+      inFlight--;
+      if (res.ok && body.choices?.[0]?.message) return body.choices[0].message.content as string;
+      const wait = res.status === 429 ? Number(res.headers.get("retry-after") ?? 1) * 1000 : 500;
+      if (res.status !== 429 && res.status !== 500) errors++;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  };
   const worker = async () => {
-    while (next < options.requests) {
+    while (next < rows) {
       const i = next++;
-      for (;;) {
-        inFlight++;
-        const res = await fetch(`${server.baseUrl}/chat/completions`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
-          body: JSON.stringify({
-            model: "bench",
-            messages: [{ role: "user", content: `Question ${i}: the value is ${i}.` }],
-          }),
-        });
-        const body = await res.json();
-        inFlight--;
-        if (res.ok && body.choices?.[0]?.message) break;
-        const wait = res.status === 429 ? Number(res.headers.get("retry-after") ?? 1) * 1000 : 500;
-        if (res.status !== 429 && res.status !== 500) errors++;
-        await new Promise((r) => setTimeout(r, wait));
-      }
+      const answer = await ask(`Question ${i}: the value is ${i}.`);
+      await ask(`Grade the answer to question ${i}: ${answer}`);
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
