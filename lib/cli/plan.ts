@@ -7,24 +7,35 @@
  */
 import { z } from "zod";
 import { DATASETS } from "../data/datasets.ts";
-import { FIGURES } from "../experiments/figures/figures.ts";
-import { reproduceExperiments } from "../experiments/reproduce_experiments.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { redact } from "../models/redact.ts";
 import { parseModelOptions } from "../run/model_setup.ts";
 import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planCosts } from "../run/plan/plan_cost.ts";
-import { modelPrices, planRun } from "../run/plan/plan_sweep_run.ts";
+import { modelPrices } from "../run/plan/plan_sweep_run.ts";
 import { addEntries, scaleEntries } from "../run/plan/scale_plan.ts";
-import { silentProgress } from "../run/progress.ts";
-import { sweep } from "../run/sweep.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { CliError, commandLine, defineCommand, opt, type Parsed, runCommand } from "./command.ts";
+import { type DatasetPlan, type DatasetPlanTask, planDataset } from "./plan_dataset.ts";
 import { pilotLines } from "./plan_text.ts";
 import { checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
 
-/** The figures of RQ2 (Figures 4-7 and asymmetric exposure): registered figures that run sweeps. */
-const _RQ2 = FIGURES.ids().filter((id) => id !== "topk_curves");
+/** Plan one dataset in a worker (its own event loop and core). */
+function _inWorker(task: DatasetPlanTask): Promise<DatasetPlan> {
+  const worker = new Worker(new URL("./plan_worker.ts", import.meta.url), { type: "module" });
+  return new Promise<DatasetPlan>((resolve, reject) => {
+    worker.onmessage = (e) => {
+      worker.terminate();
+      if (e.data.error) reject(new Error(`planning ${task.dataset}: ${e.data.error}`));
+      else resolve(e.data.plan);
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      reject(new Error(`planning ${task.dataset}: ${e.message}`));
+    };
+    worker.postMessage(task);
+  });
+}
 
 /** `deno task plan`. */
 export const planCommand = defineCommand({
@@ -118,56 +129,31 @@ async function _main(parsed: Parsed<typeof planCommand.spec.options>): Promise<n
   };
   const agents = v.model.map((m) => `llm:${m}`);
   const rq2 = v.rq2Model === "none" ? null : `llm:${v.rq2Model}`;
-  const plans: { plan: Awaited<ReturnType<typeof planRun>>; sample: number; full: number }[] = [];
+  const tasks: DatasetPlanTask[] = v.dataset.map((dataset) => ({
+    dataset,
+    setup,
+    agents,
+    rq2,
+    seed: v.seed,
+    sample: v.sample,
+  }));
+  // Datasets share no request: each is planned in its own worker, in parallel.
+  const done = await Promise.all(
+    tasks.map((task) => tasks.length > 1 ? _inWorker(task) : planDataset(task)),
+  );
+  const plans: { plan: DatasetPlan; sample: number; full: number }[] = [];
   let judgeUpperBound = 0;
   const described: string[] = [];
-  for (const dataset of v.dataset) {
-    const instances = new Set<string>();
-    let rows = 0;
-    const common = {
-      dataset,
-      seed: v.seed,
-      sample: v.sample,
-      resamples: 1,
-      progress: () => silentProgress,
-      status: (message: string) => console.error(message),
-      sweep: async (options: Parameters<typeof sweep>[0]) => {
-        const done = await sweep(options);
-        for (const r of done) instances.add(r.instanceId);
-        rows += done.length;
-        return done;
-      },
-      onFigure: () => {},
-    };
-    const plan = await planRun({
-      setup,
-      run: async (models) => {
-        await reproduceExperiments({
-          ...common,
-          agents: models.agents(agents),
-          models,
-          figures: [],
-        });
-        if (rq2 && dataset === "longmemeval") {
-          await reproduceExperiments({
-            ...common,
-            agents: models.agents([rq2]),
-            models,
-            stages: false,
-            figures: _RQ2,
-          });
-        }
-      },
-    });
+  for (const plan of done) {
     // A dataset whose builder does not draw samples (the demo set) is planned whole.
-    const sample = instances.size;
+    const sample = plan.instances;
     const full = sample === v.sample ? v.instances : sample;
     plans.push({ plan, sample, full });
     judgeUpperBound += Math.round(plan.judgeUpperBound * full / Math.max(1, sample));
     described.push(
-      `${dataset}: ${sample} of ${full} instances planned${
+      `${plan.dataset}: ${sample} of ${full} instances planned${
         full === sample ? "" : `, scaled x${(full / sample).toFixed(1)}`
-      } (${Math.round(rows * full / Math.max(1, sample)).toLocaleString("en-US")} rows)`,
+      } (${Math.round(plan.rows * full / Math.max(1, sample)).toLocaleString("en-US")} rows)`,
     );
   }
   const scaled = (to: (p: typeof plans[number]) => number) =>
