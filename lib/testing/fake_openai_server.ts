@@ -84,6 +84,11 @@ export interface FakeModes {
    * with `reasoning`, a leading `{type: "thinking", thinking: [{type: "text", text}]}` part.
    */
   contentParts?: boolean;
+  /**
+   * Bill the `response_format` JSON schema and the `tools` definitions as prompt tokens, as
+   * providers do; default off (`usage.prompt_tokens` counts the messages only).
+   */
+  billSchema?: boolean;
 }
 
 /** A running fake server. */
@@ -241,12 +246,12 @@ function _rejection(
 
 const REFUSAL = "I'm sorry, but I can't help with that request.";
 
-/** Prompt tokens as providers bill them: the messages, a JSON schema and tool definitions. */
-function _promptTokens(body: ChatBody): number {
-  const schema = body.response_format?.type === "json_schema"
+/** Prompt tokens: the messages, and with `billSchema` a JSON schema and tool definitions. */
+function _promptTokens(body: ChatBody, billSchema: boolean | undefined): number {
+  const schema = billSchema && body.response_format?.type === "json_schema"
     ? JSON.stringify(body.response_format.json_schema)
     : "";
-  const tools = body.tools ? JSON.stringify(body.tools) : "";
+  const tools = billSchema && body.tools ? JSON.stringify(body.tools) : "";
   return (JSON.stringify(body.messages ?? []).length + schema.length + tools.length) >> 2;
 }
 
@@ -409,7 +414,7 @@ export function startFakeOpenAIServer(options: {
       // A provider's tool call: no content, the call in `tool_calls`, finish_reason tool_calls.
       const query = (body as ChatBody).messages.filter((m) => m.role === "user").at(-1)?.content;
       const args = JSON.stringify({ query: query ?? "" });
-      const promptTokens = _promptTokens(body as ChatBody);
+      const promptTokens = _promptTokens(body as ChatBody, state.modes.billSchema);
       return json(
         {
           id: `chatcmpl-${n}`,
@@ -469,7 +474,7 @@ export function startFakeOpenAIServer(options: {
     const finishReason = modes.finishReason ?? "stop";
     if (finishReason === "length") content = content.slice(0, Math.ceil(content.length / 2));
     if (modes.nullContent || finishReason === "content_filter") content = null;
-    const promptTokens = _promptTokens(body as ChatBody);
+    const promptTokens = _promptTokens(body as ChatBody, state.modes.billSchema);
     const completionTokens = ((content ?? "").length + (thoughts?.length ?? 0)) >> 2;
     // Mistral: typed parts, the thinking first (the `reasoning` mode's text goes there).
     const sent: unknown = modes.contentParts && content !== null

@@ -51,6 +51,8 @@ function countingServer() {
   /** Prompt tokens by phase as the server bills them (messages, JSON schema, tools). */
   const tokensByPhase: Record<string, number> = {};
   const server = startFakeOpenAIServer({
+    // Providers bill the JSON schema as prompt tokens: the plan must count it.
+    modes: { billSchema: true },
     reply: (body) => {
       const phase = phaseOf(body);
       byPhase[phase] = (byPhase[phase] ?? 0) + 1;
