@@ -15,7 +15,7 @@
  *
  * Exit codes: 0 done; 1 failed (a download, a notebook cell, a bug: one line, the stack trace
  * with `MEMGAUGE_DEBUG=1`); 2 bad input (one line, nothing written); 3 finished, but with
- * error rows (`--allow-errors` makes that 0).
+ * error rows (`--allow-errors` makes that 0); 4 stopped at `--max-cost` (resumable).
  *
  * Adopting it for a command (e.g. `lib/cli/systems.ts`): declare the options with `opt.*`
  * (reuse `MODEL_OPTIONS`/`SWEEP_OPTIONS` from `sweep_args.ts` where they mean the same), put
@@ -62,7 +62,7 @@ import { pathProblem, type PathUse } from "../io/path_problem.ts";
 import { exitTask } from "../plugins/exit_guard.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
-import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
+import { type ErrorSummary, formatErrorSummary, type RequestFix } from "../run/error_summary.ts";
 import type { PluginError } from "../plugins/plugins.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
@@ -71,7 +71,7 @@ export class CliError extends Error {
 }
 
 /** The exit codes of every task. */
-export const EXIT = { ok: 0, failed: 1, badInput: 2, errorRows: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, badInput: 2, errorRows: 3, stopped: 4 } as const;
 
 /** How an option's path is checked before any work (see `pathProblem`). */
 export interface PathCheck {
@@ -855,6 +855,13 @@ export function errorRowsExit(options: {
   retryLabel?: string;
   /** `--allow-errors`: exit 0 anyway. */
   allowErrors: boolean;
+  /**
+   * Requests the endpoint refused as sent (`requestFixes`): asking again cannot help, so they
+   * are printed with the model options that change them; default none.
+   */
+  fixes?: readonly RequestFix[];
+  /** The command that runs again with those model options (a new run); default none. */
+  fixCommand?: string;
   /** Line sink; default `console.error`. */
   stderr?: (line: string) => void;
 }): number {
@@ -862,7 +869,21 @@ export function errorRowsExit(options: {
   if (summary.errors === 0) return EXIT.ok;
   const stderr = options.stderr ?? ((l: string) => console.error(l));
   stderr(`memgauge ${options.name}: ${formatErrorSummary(summary)}.`);
-  stderr(`${options.retryLabel ?? "Rerun only them"}: ${options.retry}`);
+  const fixes = options.fixes ?? [];
+  for (const f of fixes) {
+    stderr(
+      `The endpoint of ${f.model} refused ${f.refused} in ${f.rows} rows: asking again with the ` +
+        `same options cannot help; --model-option ${f.option} sends what it takes (deno task ` +
+        `models check --model ${f.model} lists what an endpoint accepts).`,
+    );
+  }
+  if (fixes.length > 0 && options.fixCommand) {
+    stderr(`Run again with the request changed (a new run): ${options.fixCommand}`);
+  }
+  const fixed = fixes.reduce((n, f) => n + f.rows, 0);
+  if (fixed < summary.errors) {
+    stderr(`${options.retryLabel ?? "Rerun only them"}: ${options.retry}`);
+  }
   stderr(
     options.allowErrors
       ? "Exit code 0 because of --allow-errors."

@@ -6,7 +6,8 @@ import type { SidecarEncoder } from "../model/trajectory_sidecar.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { stableId } from "../model/stable_id.ts";
 import { redact } from "../models/redact.ts";
-import { errorSummary } from "../run/error_summary.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
+import { errorSummary, requestFixes } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { lockOut, type OutLock, OutLockedError } from "../run/out_lock.ts";
 import { formatRunPlan } from "../run/plan/format_plan.ts";
@@ -17,6 +18,7 @@ import { silentProgress, terminalProgress } from "../run/progress.ts";
 import { trialKey } from "../run/run_pair.ts";
 import { readRowsFile } from "../run/rows_file.ts";
 import {
+  finishedManifestPath,
   manifestDifferences,
   manifestPath,
   readManifest,
@@ -24,12 +26,14 @@ import {
   runManifest,
   writeManifest,
 } from "../run/run_manifest.ts";
-import { sweep, type SweepOptions, sweepRunId } from "../run/sweep.ts";
+import { runFingerprint } from "../run/run_fingerprint.ts";
+import { defaultRanker, sweep, type SweepOptions, sweepRunId } from "../run/sweep.ts";
 import {
   CliError,
   commandLine,
   errorRowsExit,
   execute,
+  EXIT,
   modelCallsLine,
   type Parsed,
   runCommand,
@@ -59,6 +63,7 @@ const _RUN_ONLY = new Set([
   "concurrency",
   "max-retries",
   "timeout",
+  "max-cost",
   "cache",
   "api-key-env",
   // Where the sidecar goes, not what the rows hold.
@@ -82,7 +87,34 @@ function _rowOptions(parsed: _Parsed, args: SweepArgs): Record<string, unknown> 
       : value;
   }
   options.agent = args.agents;
+  // Replicas of a model do not change its requests: only the first base URL is the run's.
+  if (typeof options["base-url"] === "string") {
+    options["base-url"] = options["base-url"].split(",")[0].trim();
+  }
   return options;
+}
+
+/** The manifest of this run: its options and, once planned, its fingerprint. */
+function _manifest(
+  parsed: _Parsed,
+  args: SweepArgs,
+  planned: Awaited<ReturnType<typeof sweepOptionsFromArgs>>,
+  models: ReturnType<typeof modelSetup>,
+): RunManifest {
+  return runManifest({
+    command: "sweep",
+    options: _rowOptions(parsed, args),
+    runId: sweepRunId(planned),
+    instancesHash: _instancesHash(planned),
+    fingerprint: runFingerprint({
+      client: models.client,
+      agents: planned.agents,
+      judge: planned.judge!,
+      writer: planned.writer!,
+      ranker: planned.base?.ranker ?? defaultRanker({ agents: planned.agents }),
+      seed: planned.seed ?? 0,
+    }),
+  });
 }
 
 /** Run the sweep CLI with the given arguments; returns the exit code (errors are printed). */
@@ -284,6 +316,7 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
   const partial = `${out}.partial`;
   const manifestFile = manifestPath(partial);
   let finished: TrialRow[] = [];
+  let finishedManifest: RunManifest | null = null;
   let unfinished: _Unfinished | null = null;
   if (args.retryErrors) {
     if (!await _exists(out)) {
@@ -298,6 +331,22 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
         `--retry-errors: ${JSON.stringify(out)} holds no complete trial rows of a sweep`,
       );
     }
+    finishedManifest = await readManifest(finishedManifestPath(out));
+    if (finishedManifest) {
+      // Options first: a refusal before the dataset is loaded. The fingerprint is checked after.
+      _refuseRetry(
+        out,
+        manifestDifferences({
+          there: finishedManifest,
+          here: runManifest({
+            command: "sweep",
+            options: _rowOptions(parsed, args),
+            runId: finishedManifest.runId,
+            instancesHash: finishedManifest.instancesHash,
+          }),
+        }),
+      );
+    }
   } else {
     unfinished = await _unfinished(args, parsed);
     if (args.resume && !unfinished && await _exists(out) && !await _exists(partial)) {
@@ -310,13 +359,11 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
   try {
     const planned = await sweepOptionsFromArgs({ args, models });
     const runId = sweepRunId(planned);
-    const manifest = runManifest({
-      command: "sweep",
-      options: _rowOptions(parsed, args),
-      runId,
-      instancesHash: _instancesHash(planned),
-    });
+    const manifest = _manifest(parsed, args, planned, models);
     if (args.retryErrors) {
+      if (finishedManifest) {
+        _refuseRetry(out, manifestDifferences({ there: finishedManifest, here: manifest }));
+      }
       _checkRetry(args, finished, runId);
     } else if (unfinished) {
       if (unfinished.manifest) {
@@ -328,22 +375,72 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
       }
       _checkRows(args, partial, unfinished.rows, runId);
     }
-    rows = await _run({ args, models, planned, finished, unfinished, manifest, state });
-    if (!args.retryErrors) await Deno.remove(manifestFile).catch(() => {});
+    try {
+      rows = await _run({ args, models, planned, finished, unfinished, manifest, state });
+    } catch (e) {
+      if (!isSpendCapReached(e)) throw e;
+      return _stoppedAtCap(args, parsed, state, models);
+    }
+    // The finished rows keep their run's manifest: --retry-errors compares it.
+    if (!args.retryErrors) {
+      await Deno.rename(manifestFile, finishedManifestPath(out)).catch(() => {});
+    }
   } finally {
     models.close();
   }
+  const fixes = requestFixes({ rows });
+  const drop = ["resume", "retry-errors", "allow-errors", "overwrite"];
   return errorRowsExit({
     name: "sweep",
     summary: errorSummary({ rows }),
-    retry: _safe(commandLine({
+    retry: _safe(commandLine({ name: "sweep", argv: parsed.argv, drop, add: ["--retry-errors"] })),
+    fixes,
+    fixCommand: _safe(commandLine({
       name: "sweep",
       argv: parsed.argv,
-      drop: ["resume", "retry-errors", "allow-errors", "overwrite"],
-      add: ["--retry-errors"],
+      drop,
+      add: fixes.flatMap((f) => ["--model-option", f.option]),
     })),
     allowErrors: args.allowErrors,
   });
+}
+
+/** The end of a run held back by `--max-cost`: what was spent, what is kept, how to go on. */
+function _stoppedAtCap(
+  args: SweepArgs,
+  parsed: _Parsed,
+  state: _RunState,
+  models: ReturnType<typeof modelSetup>,
+): number {
+  const spend = models.spend!;
+  const kept = args.retryErrors
+    ? `${args.out} is unchanged (the answers received are cached)`
+    : `${_count(state.written ?? 0, "pair trial")} ${
+      state.written === 1 ? "is" : "are"
+    } in ${args.out}.partial`;
+  console.error(
+    `memgauge sweep: stopped before the estimated spend crossed --max-cost ${spend.usd} USD ` +
+      `(${spend.spentUsd.toFixed(4)} USD spent on ${spend.requests} requests); ${kept}.`,
+  );
+  const again = args.retryErrors ? commandLine({ name: "sweep", argv: parsed.argv }) : commandLine({
+    name: "sweep",
+    argv: parsed.argv,
+    drop: ["resume", "overwrite"],
+    add: ["--resume"],
+  });
+  console.error(`Go on with (a new --max-cost caps the next part): ${_safe(again)}`);
+  return EXIT.stopped;
+}
+
+/** `--retry-errors` on rows of another run: refused in one line naming what differs. */
+function _refuseRetry(out: string, differences: readonly string[]): void {
+  if (differences.length === 0) return;
+  const shown = differences.slice(0, 4).join("; ") +
+    (differences.length > 4 ? `; and ${differences.length - 4} more` : "");
+  throw new CliError(
+    `--retry-errors: ${out} is from another run (${shown}); retry with its options, or run ` +
+      "again without --retry-errors (a new run)",
+  );
 }
 
 function _checkRetry(args: SweepArgs, finished: readonly TrialRow[], runId: string): void {
@@ -532,12 +629,7 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
             unfinished.rows,
             manifestDifferences({
               there: unfinished.manifest,
-              here: runManifest({
-                command: "sweep",
-                options: _rowOptions(parsed, args),
-                runId,
-                instancesHash: _instancesHash(planned),
-              }),
+              here: _manifest(parsed, args, planned, models),
             }),
           );
         }
@@ -563,6 +655,7 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
     ],
     entries: plan.entries,
     costs: plan.costs,
+    judgeUpperBound: plan.judgeUpperBound,
   }));
   return 0;
 }

@@ -95,11 +95,18 @@ const _usesModel = (v: Record<string, unknown>) =>
 export const MODEL_OPTIONS = {
   "base-url": opt.string({
     description: "OpenAI-compatible endpoint for every model; then any model name is accepted, " +
-      "keyed by OPENAI_API_KEY (or --api-key-env), never by a catalog provider's variable.",
-    placeholder: "URL",
+      "keyed by OPENAI_API_KEY (or --api-key-env), never by a catalog provider's variable. " +
+      "Several URLs separated by commas are replicas serving the same models (vLLM, SGLang): " +
+      "requests are spread over them, each with its own limiter, a failing one is skipped, " +
+      "and cache keys name the first.",
+    placeholder: "URL[,URL...]",
     example: "http://localhost:8000/v1",
     defaultText: "each data/models.json entry's URL",
-    schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+    schema: z.string().refine(
+      (value) =>
+        value.split(",").every((u) => z.url({ protocol: /^https?$/ }).safeParse(u.trim()).success),
+      { error: "expected an http(s) URL, or several separated by commas" },
+    ),
   }),
   "api-key-env": opt.string({
     description: "With --base-url: the environment variable that holds the key.",
@@ -155,6 +162,17 @@ export const MODEL_OPTIONS = {
     example: "2",
     default: 4,
     schema: z.number().int().min(0),
+  }),
+  "max-cost": opt.number({
+    description: "Spending cap in USD at data/models.json list prices: every request is priced " +
+      "before it is sent (its prompt, and its reply at the mean length this model's replies " +
+      "have had so far), and the run stops before the estimated spend crosses the cap: the " +
+      "requests in flight finish, the rows done so far are kept, and the command to go on is " +
+      "printed (exit code 4). Counted per invocation; cached answers cost nothing.",
+    placeholder: "USD",
+    example: "25",
+    defaultText: "no cap",
+    schema: z.number().positive().finite(),
   }),
   timeout: opt.integer({
     description: "Per-request timeout in milliseconds.",
@@ -611,6 +629,8 @@ export interface SweepArgs {
   maxRetries: number;
   /** Per-request timeout in ms. */
   timeoutMs: number;
+  /** `--max-cost`: the spending cap in USD; undefined for none. */
+  maxCost?: number;
   resume: boolean;
   retryErrors: boolean;
   allowErrors: boolean;
@@ -660,6 +680,7 @@ export function sweepArgsFromValues(
     concurrency: v.concurrency,
     maxRetries: v.maxRetries,
     timeoutMs: v.timeout,
+    maxCost: v.maxCost,
     judge: _judge(v, v.model !== undefined ? [`llm:${v.model}`] : v.agent),
     judgeScope: v.judgeScope,
     memoryPlacement: v.memoryPlacement,

@@ -107,6 +107,7 @@ export function modelSetupOptions(options: { args: SweepArgs }): Parameters<type
     concurrency: args.concurrency,
     maxRetries: args.maxRetries,
     timeoutMs: args.timeoutMs,
+    maxCostUsd: args.maxCost,
     judge: args.judge,
     judgeScope: args.judgeScope,
     memoryPlacement: args.memoryPlacement,

@@ -10,6 +10,7 @@ import { resolveModelEndpoint } from "../models/model_catalog.ts";
 import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { lockOut, OutLockedError } from "../run/out_lock.ts";
 import { modelSetup } from "../run/model_setup.ts";
@@ -35,6 +36,7 @@ import {
   ENV_VAR_NAME,
   errorRowsExit,
   execute,
+  EXIT,
   opt,
   type Parsed,
   runCommand,
@@ -139,6 +141,7 @@ export const SYSTEMS_OPTIONS = {
     schema: z.number().int().min(1),
   }),
   "max-retries": MODEL_OPTIONS["max-retries"],
+  "max-cost": MODEL_OPTIONS["max-cost"],
   timeout: MODEL_OPTIONS.timeout,
   // The cache is checked as a database whenever a run can use it (not a pipeline check).
   cache: {
@@ -422,6 +425,8 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       concurrency: 2 * v.concurrency,
       maxRetries: v.maxRetries,
       timeoutMs: v.timeout,
+      // --max-cost caps the agent, the judge and the system's chat model (one setup).
+      ...(!check && !dryRun && v.maxCost !== undefined && { maxCostUsd: v.maxCost }),
       judge: _judge(v.judge, agentSpec),
       judgeScope: v.judgeScope,
       memoryPlacement: v.memoryPlacement,
@@ -544,6 +549,20 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
         },
       });
       if (!dryRun && !v.retryErrors) await open();
+    } catch (e) {
+      if (!isSpendCapReached(e)) throw e;
+      // Stopped at --max-cost: the tasks done are in OUT.partial, the resume does the rest.
+      console.error(
+        `memgauge systems: stopped before the estimated spend crossed --max-cost ` +
+          `${models.spend!.usd} USD (${models.spend!.spentUsd.toFixed(4)} USD spent); the ` +
+          `tasks done are in ${tmp}.`,
+      );
+      console.error(
+        `Go on with: ${
+          commandLine({ name: "systems", argv: parsed.argv, drop: ["resume"], add: ["--resume"] })
+        }`,
+      );
+      return EXIT.stopped;
     } finally {
       file?.close();
     }

@@ -21,6 +21,7 @@ import {
   ModelClient,
 } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
+import { SpendCap } from "../models/spend_cap.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
 import { llmRanker } from "../stages/writing/rankers/llm.ts";
@@ -108,6 +109,8 @@ export interface ModelSetup {
    * arrived but failed validation (not cached, asked again by a rerun).
    */
   stats(): ClientStats & { rejected: number };
+  /** The `--max-cost` cap and what was spent under it; undefined without a cap. */
+  spend?: SpendCap;
   close(): void;
 }
 
@@ -130,7 +133,12 @@ export interface ModelSetup {
 export function modelSetup(options: {
   /** SQLite cache path; default `.memgauge/cache.sqlite`. */
   cachePath?: string;
-  /** Base URL for every model; default each catalog entry's. */
+  /** An open response cache to use instead of `cachePath` (not closed by `close()`); default none. */
+  cache?: ResponseCache;
+  /**
+   * Base URL for every model, or several separated by commas (replicas serving every model);
+   * default each catalog entry's.
+   */
   baseUrl?: string;
   /** Most requests in flight per endpoint (the limiter adapts below it); default 8. */
   concurrency?: number;
@@ -164,6 +172,13 @@ export function modelSetup(options: {
   onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
   /** Sees every completed chat call, cache hits included (the dry-run plan); default none. */
   observe?: (call: ObservedCall) => void;
+  /**
+   * `--max-cost`: a cap in USD on the estimated spend of every client of this setup; a request
+   * that would cross it is not sent and the run stops (`SpendCapReached`). Default none.
+   */
+  maxCostUsd?: number;
+  /** Which cache misses may be sent (`ModelClientOptions.sendOnly`); default every one. */
+  sendOnly?: (body: Record<string, unknown>) => boolean;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   const overrides = parseModelOptions({
@@ -178,6 +193,9 @@ export function modelSetup(options: {
   }
   const concurrency = options.concurrency ?? 8;
   new RequestLimiter({ concurrency }); // validates --concurrency before any model is used
+  const spend = options.maxCostUsd === undefined
+    ? undefined
+    : new SpendCap({ usd: options.maxCostUsd });
   const limiters = new Map<string, RequestLimiter>();
   const clients = new Map<string, ModelClient>();
   const client = (id: string) => {
@@ -191,19 +209,27 @@ export function modelSetup(options: {
         env: options.env,
         overrides: overrides.get(id),
       });
-      const where = `${endpoint.baseUrl.replace(/\/+$/, "")} ${endpoint.model}`;
-      let limiter = limiters.get(where);
-      if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
-      cache ??= new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
+      // One limiter per endpoint (base URL and model), shared by every client that uses it.
+      const limiterFor = (url: string) => {
+        const where = `${url.replace(/\/+$/, "")} ${endpoint.model}`;
+        let limiter = limiters.get(where);
+        if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
+        return limiter;
+      };
+      cache ??= options.cache ??
+        new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
       c = new ModelClient({
         endpoint,
         cache,
-        limiter,
+        limiter: limiterFor(endpoint.baseUrl),
+        limiterFor,
         maxRetries: options.maxRetries,
         timeoutMs: options.timeoutMs,
         retryBaseMs: options.retryBaseMs,
         rateLimitWaitMs: options.rateLimitWaitMs,
         onMiss: options.onMiss,
+        spend,
+        sendOnly: options.sendOnly,
       });
       if (options.observe) _observed(c, id, options.observe);
       clients.set(id, c);
@@ -250,7 +276,11 @@ export function modelSetup(options: {
       }
       return total;
     },
-    close: () => cache?.close(),
+    spend,
+    close: () => {
+      if (cache !== options.cache) cache?.close();
+      else cache?.flush();
+    },
   };
 }
 

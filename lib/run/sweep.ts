@@ -26,6 +26,7 @@ import { sweepResources } from "./sweep_resources.ts";
 import type { PairTrajectory } from "../model/pair_trajectory.ts";
 import { trialKey } from "./run_pair.ts";
 import { failedPairTrajectory, type PairCapture, pairTrajectory } from "./trajectory_capture.ts";
+import { withCallScope } from "../models/call_scope.ts";
 
 /** Options of a sweep. */
 export interface SweepOptions {
@@ -76,7 +77,7 @@ export interface SweepOptions {
   trajectories?: boolean;
   /** Progress sink; default silent. */
   progress?: Progress;
-  /** Pairs in flight at once; default 8. */
+  /** Model requests in flight per endpoint (pairs in progress follow from it); default 8. */
   concurrency?: number;
   /** Independent repeats per pair; default 1. */
   trials?: number;
@@ -202,15 +203,17 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
       );
     }
     : options.onRows;
-  const rows = await runSweep({
-    tasks,
-    resources,
-    onRows,
-    progress: options.progress,
-    concurrency: options.concurrency,
-    trials: options.trials,
-    select: options.select,
-  });
+  // Every reply this run stores says so: rows settle their cacheHit against it.
+  const rows = await withCallScope({ run: runId }, () =>
+    runSweep({
+      tasks,
+      resources,
+      onRows,
+      progress: options.progress,
+      concurrency: options.concurrency,
+      trials: options.trials,
+      select: options.select,
+    }));
   // A notebook run (`deno task notebooks`) learns of error rows through this report.
   reportErrorRows({ rows });
   return rows;
