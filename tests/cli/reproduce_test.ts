@@ -207,7 +207,7 @@ Deno.test("reproduce against a json_object-only endpoint: HTTP 400 named, and th
         args: ["run", "-A", REPRODUCE, ...args],
         stdout: "piped",
         stderr: "piped",
-        env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-repro-400-test" },
+        env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-2c8e4f6a1b9d3e7f5a0c2e4b" },
       }).output();
       return { code, err: new TextDecoder().decode(stderr) };
     };

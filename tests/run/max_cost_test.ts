@@ -15,7 +15,7 @@ async function run(args: string[]) {
     args: ["run", "-A", SWEEP, ...args],
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-max-cost-test" },
+    env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-7f3a9c1e5b2d8f04a6c9e1b3" },
   }).output();
   return { code, err: new TextDecoder().decode(stderr).trim() };
 }
