@@ -27,7 +27,7 @@ import {
   writeManifest,
 } from "../run/run_manifest.ts";
 import { runFingerprint } from "../run/run_fingerprint.ts";
-import { defaultRanker, sweep, type SweepOptions, sweepRunId } from "../run/sweep.ts";
+import { sweep, type SweepOptions, sweepRunId } from "../run/sweep.ts";
 import {
   CliError,
   commandLine,
@@ -38,46 +38,26 @@ import {
   type Parsed,
   runCommand,
 } from "./command.ts";
-import { type SweepArgs, sweepArgsFromValues, sweepCommand } from "./sweep_args.ts";
-import { modelSetupOptions, sweepOptionsFromArgs } from "./sweep_options.ts";
+import { agentSpecs, rolesOf, sweepCommand } from "./sweep_args.ts";
+import { modelSetupOptions, sweepOptionsFrom } from "./sweep_options.ts";
 
 type _Parsed = Parsed<typeof sweepCommand.spec.options>;
+/** The parsed values of a run that writes (`--out` is given: `check` holds it). */
+type _Args = _Parsed["values"] & { out: string };
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 // Every line that echoes the command line or an error passes the redaction layer.
 const _safe = (text: string) => redact({ text, secrets: [] });
 
-/**
- * Options that change how a run goes, not its rows: a resume may change them. Every other
- * option (also one added later) is part of the run's manifest, so a resume with another value
- * is refused rather than mixing two runs in one file.
- */
-const _RUN_ONLY = new Set([
-  "out",
-  "quiet",
-  "resume",
-  "retry-errors",
-  "allow-errors",
-  "overwrite",
-  "dry-run",
-  "concurrency",
-  "max-retries",
-  "timeout",
-  "max-cost",
-  "cache",
-  "api-key-env",
-  // Where the sidecar goes, not what the rows hold.
-  "trajectories",
-  // Folded into "agent" below: --model X and --agent llm:X are the same run.
-  "model",
-]);
-
 /** The row-determining options of a command line, by flag name. */
-function _rowOptions(parsed: _Parsed, args: SweepArgs): Record<string, unknown> {
+function _rowOptions(parsed: _Parsed): Record<string, unknown> {
   const values = parsed.values as Record<string, unknown>;
   const options: Record<string, unknown> = {};
-  for (const name of Object.keys(sweepCommand.spec.options).sort()) {
-    if (_RUN_ONLY.has(name)) continue;
+  const declared = sweepCommand.spec.options as Record<string, { manifest?: boolean }>;
+  // Every option is in the manifest (also one added later) unless its declaration says it
+  // changes how a run goes, not its rows: a resume may change those.
+  for (const name of Object.keys(declared).sort()) {
+    if (declared[name].manifest === false) continue;
     const value = values[name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())];
     // The manifest is a file: a password in --base-url (http://user:pass@host) never reaches it.
     options[name] = typeof value === "string"
@@ -86,7 +66,8 @@ function _rowOptions(parsed: _Parsed, args: SweepArgs): Record<string, unknown> 
       ? value.map((x) => typeof x === "string" ? _safe(x) : x)
       : value;
   }
-  options.agent = args.agents;
+  // --model X and --agent llm:X are the same run.
+  options.agent = agentSpecs(parsed.values);
   // Replicas of a model do not change its requests: only the first base URL is the run's.
   if (typeof options["base-url"] === "string") {
     options["base-url"] = options["base-url"].split(",")[0].trim();
@@ -97,13 +78,12 @@ function _rowOptions(parsed: _Parsed, args: SweepArgs): Record<string, unknown> 
 /** The manifest of this run: its options and, once planned, its fingerprint. */
 function _manifest(
   parsed: _Parsed,
-  args: SweepArgs,
-  planned: Awaited<ReturnType<typeof sweepOptionsFromArgs>>,
+  planned: Awaited<ReturnType<typeof sweepOptionsFrom>>,
   models: ReturnType<typeof modelSetup>,
 ): RunManifest {
   return runManifest({
     command: "sweep",
-    options: _rowOptions(parsed, args),
+    options: _rowOptions(parsed),
     runId: sweepRunId(planned),
     instancesHash: _instancesHash(planned),
     fingerprint: runFingerprint({
@@ -111,7 +91,7 @@ function _manifest(
       agents: planned.agents,
       judge: planned.judge!,
       writer: planned.writer!,
-      ranker: planned.base?.ranker ?? defaultRanker({ agents: planned.agents }),
+      ranker: planned.base!.ranker!,
       seed: planned.seed ?? 0,
     }),
   });
@@ -124,13 +104,7 @@ export async function sweepMain(argv: readonly string[]): Promise<number> {
 
 async function _main(parsed: _Parsed): Promise<number> {
   const v = parsed.values;
-  const args = sweepArgsFromValues(v, parsed.given, {
-    out: v.out ?? "",
-    quiet: v.quiet,
-    resume: v.resume,
-    retryErrors: v.retryErrors,
-    allowErrors: v.allowErrors,
-  });
+  const args: _Args = { ...v, out: v.out ?? "" };
   if (v.dryRun) return await _dryRun(args, parsed);
   // One writer per --out, checked before anything is read or written.
   let lock: OutLock;
@@ -175,7 +149,7 @@ const _SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
  * once. Returns the function that stops listening.
  */
 function _onInterrupt(options: {
-  args: SweepArgs;
+  args: _Args;
   parsed: _Parsed;
   lock: OutLock;
   state: _RunState;
@@ -239,7 +213,7 @@ const _count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
  * without `--overwrite`. Null: start from nothing.
  */
 async function _unfinished(
-  args: SweepArgs,
+  args: _Args,
   parsed: _Parsed,
 ): Promise<_Unfinished | null> {
   const partial = `${args.out}.partial`;
@@ -261,7 +235,7 @@ async function _unfinished(
     // Options first: a refusal before the dataset is loaded. The run id is checked after.
     const here = runManifest({
       command: "sweep",
-      options: _rowOptions(parsed, args),
+      options: _rowOptions(parsed),
       runId: manifest.runId,
       instancesHash: manifest.instancesHash,
     });
@@ -286,7 +260,7 @@ function _refuseOther(
 
 /** A partial without a manifest (an older kit): its rows' own run id and seed must match. */
 function _checkRows(
-  args: SweepArgs,
+  args: _Args,
   partial: string,
   rows: readonly TrialRow[],
   runId: string,
@@ -311,7 +285,7 @@ function _instancesHash(options: Pick<SweepOptions, "instances">): string {
   return stableId(options.instances);
 }
 
-async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promise<number> {
+async function _write(args: _Args, parsed: _Parsed, state: _RunState): Promise<number> {
   const out = args.out;
   const partial = `${out}.partial`;
   const manifestFile = manifestPath(partial);
@@ -340,7 +314,7 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
           there: finishedManifest,
           here: runManifest({
             command: "sweep",
-            options: _rowOptions(parsed, args),
+            options: _rowOptions(parsed),
             runId: finishedManifest.runId,
             instancesHash: finishedManifest.instancesHash,
           }),
@@ -354,12 +328,12 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
       return 0;
     }
   }
-  const models = modelSetup(modelSetupOptions({ args }));
+  const models = modelSetup(modelSetupOptions({ values: args, judge: rolesOf(args).judge }));
   let rows: TrialRow[];
   try {
-    const planned = await sweepOptionsFromArgs({ args, models });
+    const planned = await sweepOptionsFrom({ parsed, models });
     const runId = sweepRunId(planned);
-    const manifest = _manifest(parsed, args, planned, models);
+    const manifest = _manifest(parsed, planned, models);
     if (args.retryErrors) {
       if (finishedManifest) {
         _refuseRetry(out, manifestDifferences({ there: finishedManifest, here: manifest }));
@@ -407,7 +381,7 @@ async function _write(args: SweepArgs, parsed: _Parsed, state: _RunState): Promi
 
 /** The end of a run held back by `--max-cost`: what was spent, what is kept, how to go on. */
 function _stoppedAtCap(
-  args: SweepArgs,
+  args: _Args,
   parsed: _Parsed,
   state: _RunState,
   models: ReturnType<typeof modelSetup>,
@@ -443,7 +417,7 @@ function _refuseRetry(out: string, differences: readonly string[]): void {
   );
 }
 
-function _checkRetry(args: SweepArgs, finished: readonly TrialRow[], runId: string): void {
+function _checkRetry(args: _Args, finished: readonly TrialRow[], runId: string): void {
   const other = finished.find((r) => r.runId !== runId);
   if (!other) return;
   const seed = other.seed !== args.seed ? ` (--seed ${other.seed} there, ${args.seed} here)` : "";
@@ -454,9 +428,9 @@ function _checkRetry(args: SweepArgs, finished: readonly TrialRow[], runId: stri
 }
 
 async function _run(context: {
-  args: SweepArgs;
+  args: _Args;
   models: ReturnType<typeof modelSetup>;
-  planned: Awaited<ReturnType<typeof sweepOptionsFromArgs>>;
+  planned: Awaited<ReturnType<typeof sweepOptionsFrom>>;
   finished: TrialRow[];
   unfinished: _Unfinished | null;
   /** This run's manifest (a resumed run keeps the partial's). */
@@ -613,14 +587,14 @@ async function _run(context: {
 }
 
 /** `--dry-run`: the plan, with nothing sent and nothing written. */
-async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
+async function _dryRun(args: _Args, parsed: _Parsed): Promise<number> {
   // With --resume, only what the partial lacks, and only if the partial is this run's.
   const unfinished = args.resume ? await _unfinished(args, parsed) : null;
   const partial = `${args.out}.partial`;
   const plan = await planSweepRun({
-    setup: modelSetupOptions({ args }),
+    setup: modelSetupOptions({ values: args, judge: rolesOf(args).judge }),
     build: async (models) => {
-      const planned = await sweepOptionsFromArgs({ args, models });
+      const planned = await sweepOptionsFrom({ parsed, models });
       if (unfinished) {
         const runId = sweepRunId(planned);
         if (unfinished.manifest) {
@@ -629,7 +603,7 @@ async function _dryRun(args: SweepArgs, parsed: _Parsed): Promise<number> {
             unfinished.rows,
             manifestDifferences({
               there: unfinished.manifest,
-              here: _manifest(parsed, args, planned, models),
+              here: _manifest(parsed, planned, models),
             }),
           );
         }
