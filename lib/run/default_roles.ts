@@ -80,7 +80,9 @@ export function defaultRoles(options: {
       field,
       detail: `required when the agents mix the offline reference agent and model agents (got ${
         agents.map((a) => a.id).join(", ")
-      }); llm:self needs a model agent, ${offline} is the offline default`,
+      }); llm:self needs a model agent, ${offline} is the offline default${
+        field === "judge" && options.ranker === undefined ? " (name the ranker too)" : ""
+      }`,
     });
   };
   return {
