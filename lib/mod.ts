@@ -294,7 +294,8 @@ export {
 } from "./run/error_summary.ts";
 export type { ErrorSummary } from "./run/error_summary.ts";
 export { jupyterProgress, jupyterStatus } from "./run/jupyter_progress.ts";
-export { modelSetup, parseModelOptions } from "./run/model_setup.ts";
+export { modelSetup } from "./run/model_setup.ts";
+export { parseModelOptions } from "./models/model_options.ts";
 export type { ModelSetup } from "./run/model_setup.ts";
 export { readRowsFile } from "./run/rows_file.ts";
 

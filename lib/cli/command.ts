@@ -64,6 +64,7 @@ import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary, type RequestFix } from "../run/error_summary.ts";
 import type { PluginError } from "../plugins/plugins.ts";
+import { FieldError } from "../model/field_error.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
 export class CliError extends Error {
@@ -114,6 +115,11 @@ export interface OptionSpec<T = unknown, R extends boolean = boolean> {
   readonly schema?: z.ZodType;
   /** The value may be a key given by mistake (`--api-key-env sk-...`): errors never show it. */
   readonly secret?: boolean;
+  /**
+   * False for an option that changes how a run goes, not its rows (`--concurrency`, `--out`):
+   * left out of the run manifest, so a resume may change it. Default true.
+   */
+  readonly manifest?: boolean;
 }
 
 /**
@@ -139,6 +145,25 @@ export const ENV_VAR_NAME: z.ZodType<string> = z.string()
     "expected an environment variable name, not a key",
   );
 
+/**
+ * A library's FieldError in the command's terms: the option that feeds the field (its
+ * camelCase name, or the last part of its declared `field`) replaces the field's name
+ * (`judge: required ...` -> `--judge: required ...`). Any other error is returned as it is.
+ */
+export function wordFieldError(
+  error: unknown,
+  options: Readonly<Record<string, OptionSpec>>,
+): unknown {
+  if (!(error instanceof FieldError)) return error;
+  const name = Object.keys(options).find((n) =>
+    _camel(n) === error.field || options[n].field?.split(".").pop() === error.field
+  );
+  if (name === undefined) return error;
+  return new CliError(
+    `--${name}${error.value === undefined ? "" : ` ${error.value}`}: ${error.detail}`,
+  );
+}
+
 /** Thrown by converters: what was expected. */
 class _Invalid extends Error {}
 
@@ -153,6 +178,7 @@ interface _Common {
   required?: true;
   path?: PathCheck;
   secret?: true;
+  manifest?: false;
 }
 
 type _Req<O> = O extends { default: unknown } ? true : O extends { required: true } ? true : false;
@@ -193,6 +219,7 @@ function _spec<T, R extends boolean>(
     path: o.path,
     schema: o.schema,
     secret: o.secret,
+    manifest: o.manifest,
     ...rest,
     placeholder: o.placeholder ?? rest.placeholder,
   };
@@ -201,7 +228,7 @@ function _spec<T, R extends boolean>(
 /** Option builders: one per kind of value. */
 export const opt = {
   /** A boolean switch, off unless given. */
-  flag(o: { description: string }): OptionSpec<boolean, true> {
+  flag(o: { description: string; manifest?: false }): OptionSpec<boolean, true> {
     return _spec<boolean, true>({ ...o, default: false }, {
       kind: "flag",
       placeholder: "",
@@ -620,12 +647,16 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
         argv: all,
         rest,
       };
-      spec.check?.(result.values, {
-        given: result.given,
-        positionals,
-        label: (name) =>
-          _label(name, sources.get(name) === "env" ? spec.options[name].env : undefined),
-      });
+      try {
+        spec.check?.(result.values, {
+          given: result.given,
+          positionals,
+          label: (name) =>
+            _label(name, sources.get(name) === "env" ? spec.options[name].env : undefined),
+        });
+      } catch (e) {
+        throw wordFieldError(e, spec.options);
+      }
       return result;
     },
     checkPaths(parsed) {
@@ -728,7 +759,11 @@ export async function execute<O extends Record<string, OptionSpec>>(options: {
     command.checkPaths(parsed);
     return (await options.main(parsed)) ?? EXIT.ok;
   } catch (error) {
-    return reportError({ name: command.spec.name, error, stderr: options.stderr });
+    return reportError({
+      name: command.spec.name,
+      error: wordFieldError(error, command.spec.options),
+      stderr: options.stderr,
+    });
   }
 }
 

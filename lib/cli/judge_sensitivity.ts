@@ -12,8 +12,8 @@ import { finishedManifestPath, readManifest } from "../run/run_manifest.ts";
 import { sweep } from "../run/sweep.ts";
 import { type JudgedRun, judgeSensitivity } from "../stats/judge_sensitivity.ts";
 import { CliError } from "./command.ts";
-import { parseSweepArgs, SWEEP_CLI_OPTIONS } from "./sweep_args.ts";
-import { modelSetupOptions, sweepOptionsFromArgs } from "./sweep_options.ts";
+import { parseSweep, rolesOf, SWEEP_CLI_OPTIONS } from "./sweep_args.ts";
+import { modelSetupOptions, sweepOptionsFrom } from "./sweep_options.ts";
 
 /** A manifest's row options as sweep arguments (defaults left out, as a user would type them). */
 function _argv(options: Record<string, unknown>): string[] {
@@ -58,7 +58,7 @@ export async function judgeSensitivityReport(options: {
       }), so its trials cannot be replayed; sweeps of this kit write one beside their rows`,
     );
   }
-  const args = parseSweepArgs([
+  const parsed = parseSweep([
     ..._argv(manifest.options),
     "--out",
     options.rows,
@@ -66,10 +66,11 @@ export async function judgeSensitivityReport(options: {
     options.cache,
     ...(options.apiKeyEnv ? ["--api-key-env", options.apiKeyEnv] : []),
   ]);
-  const llm = options.judge ?? (args.judge.startsWith("llm:") ? args.judge : undefined);
+  const ran = rolesOf(parsed.values).judge;
+  const llm = options.judge ?? (ran.startsWith("llm:") ? ran : undefined);
   if (!llm) {
     throw new CliError(
-      `--judge-sensitivity: ${options.rows} was judged by the ${args.judge} matcher; name the ` +
+      `--judge-sensitivity: ${options.rows} was judged by the ${ran} matcher; name the ` +
         "LLM judge to compare it with: --judge llm:MODEL",
     );
   }
@@ -83,14 +84,13 @@ export async function judgeSensitivityReport(options: {
     ] as const
   ) {
     const models = modelSetup({
-      ...modelSetupOptions({ args }),
-      judge,
+      ...modelSetupOptions({ values: parsed.values, judge }),
       judgeScope: scope,
       // The agent, ranker and writer answer from the cache only: no agent request is sent.
       sendOnly: (body) => requestPhase(body) === "judge",
     });
     try {
-      const planned = await sweepOptionsFromArgs({ args, models });
+      const planned = await sweepOptionsFrom({ parsed, models });
       const rows = await sweep({ ...planned, counterfactual: "none" });
       runs.push({ judge: name, rows });
       sent += models.stats().requests;

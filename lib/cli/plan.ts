@@ -9,7 +9,7 @@ import { z } from "zod";
 import { DATASETS } from "../data/datasets.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { redact } from "../models/redact.ts";
-import { parseModelOptions } from "../run/model_setup.ts";
+import { parseModelOptions } from "../models/model_options.ts";
 import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planCosts } from "../run/plan/plan_cost.ts";
 import { modelPrices } from "../run/plan/plan_sweep_run.ts";
@@ -18,7 +18,8 @@ import { modelSetup } from "../run/model_setup.ts";
 import { CliError, commandLine, defineCommand, opt, type Parsed, runCommand } from "./command.ts";
 import { type DatasetPlan, type DatasetPlanTask, planDataset } from "./plan_dataset.ts";
 import { pilotLines } from "./plan_text.ts";
-import { checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { checkModelIds, MODEL_OPTIONS, rolesOf, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { modelSetupOptions } from "./sweep_options.ts";
 
 /** Plan one dataset in a worker (its own event loop and core). */
 function _inWorker(task: DatasetPlanTask): Promise<DatasetPlan> {
@@ -119,14 +120,12 @@ export const planCommand = defineCommand({
 async function _main(parsed: Parsed<typeof planCommand.spec.options>): Promise<number> {
   const v = parsed.values;
   const started = performance.now();
-  const setup = {
-    baseUrl: v.baseUrl,
-    apiKeyEnv: v.apiKeyEnv,
-    modelOptions: v.modelOption,
-    judge: v.judge ?? "llm:self",
-    judgeScope: v.judgeScope,
-    cachePath: v.cache,
-  };
+  // Only what reaches a model's requests: the plan runs nothing and spends nothing.
+  const { baseUrl, apiKeyEnv, modelOptions, judge, judgeScope, cachePath } = modelSetupOptions({
+    values: v,
+    judge: rolesOf({ agent: [], model: v.model, judge: v.judge }).judge,
+  });
+  const setup = { baseUrl, apiKeyEnv, modelOptions, judge, judgeScope, cachePath };
   const agents = v.model.map((m) => `llm:${m}`);
   const rq2 = v.rq2Model === "none" ? null : `llm:${v.rq2Model}`;
   const tasks: DatasetPlanTask[] = v.dataset.map((dataset) => ({

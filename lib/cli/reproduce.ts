@@ -25,7 +25,8 @@ import type { TrialRow } from "../model/trial_row.ts";
 import { redact } from "../models/redact.ts";
 import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary, requestFixes } from "../run/error_summary.ts";
-import { modelSetup, parseModelOptions } from "../run/model_setup.ts";
+import { modelSetup } from "../run/model_setup.ts";
+import { parseModelOptions } from "../models/model_options.ts";
 import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planRun } from "../run/plan/plan_sweep_run.ts";
 import { sweep } from "../run/sweep.ts";
@@ -39,7 +40,8 @@ import {
   type Parsed,
   runCommand,
 } from "./command.ts";
-import { checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { agentSpecs, checkModelIds, MODEL_OPTIONS, rolesOf, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { modelSetupOptions } from "./sweep_options.ts";
 import { pilotLines } from "./plan_text.ts";
 import { pathProblem } from "../io/path_problem.ts";
 import { CliError } from "./command.ts";
@@ -78,6 +80,13 @@ export const reproduceCommand = defineCommand({
       defaultText: "none",
     }),
     judge: { ...MODEL_OPTIONS.judge, env: "MEMGAUGE_JUDGE" },
+    ranker: {
+      ...SWEEP_OPTIONS.ranker,
+      description: SWEEP_OPTIONS.ranker.description.replace(
+        /^Writing-stage ranker/,
+        "Writing-stage ranker of every sweep (Figure 5 compares its own rankers)",
+      ),
+    },
     "base-url": { ...MODEL_OPTIONS["base-url"], env: "MEMGAUGE_BASE_URL" },
     "api-key-env": MODEL_OPTIONS["api-key-env"],
     "model-option": MODEL_OPTIONS["model-option"],
@@ -123,6 +132,9 @@ export const reproduceCommand = defineCommand({
       );
     }
     parseModelOptions({ specs: v.modelOption, baseUrl: v.baseUrl !== undefined });
+    // The one rule of every command: a mix of offline and model agents names its judge and
+    // ranker (as the sweep asks), before any instance is built.
+    rolesOf(v);
     if (!DATASETS.has(v.dataset) && !v.dataset.endsWith(".json")) {
       throw new RangeError(
         `${label("dataset")}: unknown dataset ${JSON.stringify(v.dataset)} (expected one of ${
@@ -131,13 +143,17 @@ export const reproduceCommand = defineCommand({
       );
     }
     checkModelIds(
-      { [given("model") ? "model" : "agent"]: _agents(v), judge: [_judge(v)] },
+      {
+        [given("model") ? "model" : "agent"]: agentSpecs(v),
+        judge: [_judge(v)],
+        ranker: v.ranker === undefined ? [] : [v.ranker],
+      },
       v.baseUrl,
     );
     // As the sweep refuses it: an endpoint no model of this run would call.
-    if (given("base-url") && ![..._agents(v), _judge(v)].some((id) => id.startsWith("llm:"))) {
+    if (given("base-url") && ![...agentSpecs(v), _judge(v)].some((id) => id.startsWith("llm:"))) {
       throw new CliError(
-        `${label("base-url")}: no model is used (agent ${_agents(v).join(",")}, judge ${
+        `${label("base-url")}: no model is used (agent ${agentSpecs(v).join(",")}, judge ${
           _judge(v)
         }); add an llm: agent or judge`,
       );
@@ -145,38 +161,21 @@ export const reproduceCommand = defineCommand({
   },
 });
 
-/** The agents: `--model A,B` is `--agent llm:A,llm:B`. */
-function _agents(v: { agent: string[]; model?: string[] }): string[] {
-  return v.model ? v.model.map((m) => `llm:${m}`) : v.agent;
-}
-
-/** `--judge`, or the default for the agents (`llm:self` for llm: agents, else deterministic). */
-function _judge(v: { judge?: string; agent: string[]; model?: string[] }): string {
-  return v.judge ??
-    (_agents(v).every((a) => a.startsWith("llm:")) ? "llm:self" : "deterministic");
-}
+/** `--judge`, or the default for the agents (`defaultRoles`, as every command). */
+const _judge = (v: Parameters<typeof rolesOf>[0]) => rolesOf(v).judge;
 
 type _Values = Parsed<typeof reproduceCommand.spec.options>["values"];
 
-/** How models are reached: one place for the run and its plan. */
+/** How models are reached: one place for the run and its plan (a plan spends nothing). */
 function _setup(v: _Values) {
-  return {
-    baseUrl: v.baseUrl,
-    apiKeyEnv: v.apiKeyEnv,
-    modelOptions: v.modelOption,
-    judge: _judge(v),
-    cachePath: v.cache,
-    concurrency: v.concurrency,
-    maxRetries: v.maxRetries,
-    timeoutMs: v.timeout,
-  };
+  return modelSetupOptions({ values: { ...v, maxCost: undefined }, judge: _judge(v) });
 }
 
 async function _main(parsed: Parsed<typeof reproduceCommand.spec.options>): Promise<number> {
   const v = parsed.values;
   if (v.dryRun) return await _dryRun(parsed);
   // Same agent resolution as the sweep CLI and the notebooks.
-  const models = modelSetup({ ..._setup(v), maxCostUsd: v.maxCost });
+  const models = modelSetup(modelSetupOptions({ values: v, judge: _judge(v) }));
   try {
     return await _reproduce(parsed, models);
   } catch (e) {
@@ -206,7 +205,7 @@ async function _dryRun(parsed: Parsed<typeof reproduceCommand.spec.options>): Pr
     : null;
   if (file) throw new CliError(`${_datasetLabel(parsed, "dataset")}: ${file}`);
   const started = performance.now();
-  const agents = _agents(v);
+  const agents = agentSpecs(v);
   let rows = 0;
   const planOf = (limit: number | undefined, count: boolean) =>
     planRun({
@@ -216,6 +215,7 @@ async function _dryRun(parsed: Parsed<typeof reproduceCommand.spec.options>): Pr
           dataset: v.dataset,
           agents: models.agents(agents),
           models,
+          base: { ranker: rolesOf(v).ranker },
           seed: v.seed,
           n: limit,
           // A plan needs the requests, not the intervals.
@@ -290,11 +290,12 @@ async function _reproduce(
   if (file) throw new CliError(`${_datasetLabel(parsed, "dataset")}: ${file}`);
   // A malformed instance file fails here, before anything is printed or written.
   if (v.dataset.endsWith(".json")) await loadInstanceFile(v.dataset);
-  const agents = models.agents(_agents(v));
+  const agents = models.agents(agentSpecs(v));
   const options = {
     dataset,
     agents,
     models,
+    base: { ranker: rolesOf(v).ranker },
     seed: v.seed,
     n: v.limit,
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
@@ -497,8 +498,9 @@ async function _writeManifest(options: {
     complete: true,
     command: commandLine({ name: "reproduce", argv: parsed.argv }),
     dataset: v.dataset,
-    agents: _agents(v),
+    agents: agentSpecs(v),
     judge: _judge(v),
+    ranker: rolesOf(v).ranker,
     seed: v.seed,
     limit: v.limit ?? null,
     rows: errors.rows,

@@ -14,7 +14,6 @@ import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { lockOut, OutLockedError } from "../run/out_lock.ts";
 import { modelSetup } from "../run/model_setup.ts";
-import { defaultJudgeSpec } from "../run/sweep.ts";
 import { readRowsFile } from "../run/rows_file.ts";
 import { hindsightServerInfo, type HindsightStats } from "../systems/hindsight.ts";
 import { redact } from "../models/redact.ts";
@@ -41,7 +40,8 @@ import {
   type Parsed,
   runCommand,
 } from "./command.ts";
-import { AgentSpec, checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { AgentSpec, checkModelIds, MODEL_OPTIONS, rolesOf, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { modelSetupOptions } from "./sweep_options.ts";
 
 const _Ks = z.number().int().min(1, "expected K >= 1").max(20, "expected K <= 20");
 
@@ -305,10 +305,9 @@ function _notApplying(
   }
 }
 
-/** `--judge`, or the default for the agent (`llm:self` for an llm: agent, else deterministic). */
+/** `--judge`, or the default for the agent (`defaultRoles`, as every command). */
 function _judge(judge: string | undefined, agent: string): string {
-  return judge ??
-    defaultJudgeSpec({ agents: [{ id: agent, simulated: !agent.startsWith("llm:") }] });
+  return rolesOf({ agent: [agent], judge }).judge;
 }
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
@@ -419,17 +418,13 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     // Agent and judge: their own setup over the same cache file; a dry run counts their misses.
     const agentMisses = { requests: 0 };
     const models = modelSetup({
+      // --max-cost caps the agent, the judge and the system's chat model (one setup).
+      ...modelSetupOptions({ values: v, judge: _judge(v.judge, agentSpec) }),
       cachePath,
       baseUrl: check?.baseUrl ?? v.baseUrl,
-      ...(!check && { apiKeyEnv: v.apiKeyEnv, modelOptions: v.modelOption }),
+      ...(check && { apiKeyEnv: undefined, modelOptions: undefined }),
       concurrency: 2 * v.concurrency,
-      maxRetries: v.maxRetries,
-      timeoutMs: v.timeout,
-      // --max-cost caps the agent, the judge and the system's chat model (one setup).
-      ...(!check && !dryRun && v.maxCost !== undefined && { maxCostUsd: v.maxCost }),
-      judge: _judge(v.judge, agentSpec),
-      judgeScope: v.judgeScope,
-      memoryPlacement: v.memoryPlacement,
+      ...((check || dryRun) && { maxCostUsd: undefined }),
       ...(env && { env }),
       ...(answers && {
         onMiss: async (miss: CacheMiss) => {

@@ -8,6 +8,7 @@
  * retries with jitter. Errors name the HTTP status and the provider's error code. Keys never
  * leave this file: errors are redacted, cache keys exclude them.
  */
+import { FieldError } from "../model/field_error.ts";
 import { createPrng, type Prng } from "../random/prng.ts";
 import { callScope } from "./call_scope.ts";
 import { splitReasoning } from "../text/reasoning.ts";
@@ -370,7 +371,10 @@ export class ModelClient {
     }));
     this.#maxRetries = options.maxRetries ?? 4;
     if (!Number.isInteger(this.#maxRetries) || this.#maxRetries < 0) {
-      throw new RangeError(`--max-retries: expected an integer >= 0, got ${this.#maxRetries}`);
+      throw new FieldError({
+        field: "maxRetries",
+        detail: `expected an integer >= 0, got ${this.#maxRetries}`,
+      });
     }
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#retryBaseMs = options.retryBaseMs ?? 500;

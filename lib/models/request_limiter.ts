@@ -2,6 +2,7 @@
  * Adaptive concurrency for one endpoint: additive increase, multiplicative decrease on 429s and
  * timeouts, and pauses that hold only this endpoint's requests.
  */
+import { FieldError } from "../model/field_error.ts";
 
 /** How a request ended, as far as the endpoint's load is concerned. */
 export type RequestOutcome =
@@ -146,7 +147,10 @@ export class RequestLimiter {
   }) {
     const concurrency = options.concurrency ?? 8;
     if (!Number.isInteger(concurrency) || concurrency < 1) {
-      throw new RangeError(`--concurrency: expected an integer >= 1, got ${concurrency}`);
+      throw new FieldError({
+        field: "concurrency",
+        detail: `expected an integer >= 1, got ${concurrency}`,
+      });
     }
     this.concurrency = concurrency;
     this.#limit = concurrency;

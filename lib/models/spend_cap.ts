@@ -4,6 +4,7 @@
  * and after it is answered (the provider's usage); a request whose estimate would take the spend
  * past the cap is not sent: the run stops, finishes what is in flight and keeps what it has.
  */
+import { FieldError } from "../model/field_error.ts";
 import type { ModelPrices } from "./model_catalog.ts";
 
 /** Thrown instead of sending a request that would cross the cap; the run stops on it. */
@@ -48,7 +49,10 @@ export class SpendCap {
     usd: number;
   }) {
     if (!(options.usd > 0) || !Number.isFinite(options.usd)) {
-      throw new RangeError(`--max-cost: expected a number of USD > 0, got ${options.usd}`);
+      throw new FieldError({
+        field: "maxCostUsd",
+        detail: `expected a number of USD > 0, got ${options.usd}`,
+      });
     }
     this.usd = options.usd;
   }

@@ -1,4 +1,5 @@
 /** Run planned pair tasks concurrently, handing rows to a sink in plan order. */
+import { FieldError } from "../model/field_error.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import { callScope, withCallScope } from "../models/call_scope.ts";
 import type { ResponseCache } from "../models/response_cache.ts";
@@ -79,7 +80,10 @@ export async function runSweep(options: {
   const concurrency = options.concurrency ?? 8;
   const trials = options.trials ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`--concurrency: expected an integer >= 1, got ${concurrency}`);
+    throw new FieldError({
+      field: "concurrency",
+      detail: `expected an integer >= 1, got ${concurrency}`,
+    });
   }
   if (!Number.isInteger(trials) || trials < 1) {
     throw new RangeError(`--trials: expected an integer >= 1, got ${trials}`);

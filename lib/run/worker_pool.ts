@@ -1,4 +1,5 @@
 /** The one bounded worker pool: the stage sweep's pairs and the systems' tasks run through it. */
+import { FieldError } from "../model/field_error.ts";
 import { isSpendCapReached } from "../models/spend_cap.ts";
 
 /**
@@ -37,7 +38,10 @@ export async function orderedPool<T, R>(options: {
 }): Promise<R[]> {
   const { items, concurrency, run, onResult } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`concurrency: expected an integer >= 1, got ${concurrency}`);
+    throw new FieldError({
+      field: "concurrency",
+      detail: `expected an integer >= 1, got ${concurrency}`,
+    });
   }
   const done: { result: R }[] = new Array(items.length);
   const results: R[] = [];

@@ -160,7 +160,10 @@ export const BAD_INPUTS: BadInput[] = [
   sweep(`${W} ${OUT} --judge llm:nosuch-model`, /--judge/),
   sweep(`${W} ${OUT} --ranker llm:nosuch-model`, /--ranker/),
   sweep(`${W} ${OUT} --model nosuch-model`, /--model/),
-  sweep(`${W} ${OUT} --agent reference,llm:fake-1 --base-url ${DEAD}`, /--ranker/),
+  sweep(
+    `${W} ${OUT} --agent reference,llm:fake-1 --base-url ${DEAD}`,
+    /--judge: required when the agents mix.*name the ranker too/,
+  ),
   // the LLM judge, the agent's memory placement and the record-level counterfactual
   sweep(`${W} ${OUT} --agent reference,llm:fake-1 --ranker random --base-url ${DEAD}`, /--judge/),
   sweep(`${W} ${OUT} --judge llm:self`, /--judge llm:self/),
