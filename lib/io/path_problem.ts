@@ -65,14 +65,14 @@ function _notRegular(quoted: string): string {
 }
 
 /**
- * Offset of the first byte of `path` that is not UTF-8, or null. Read in 4 MiB blocks (a file
+ * Offset of the first byte of `path` that is not UTF-8, or null. Read in 64 KiB blocks (a file
  * of any size, in bounded memory: one string of a whole file would exceed V8's 512 MiB limit).
  */
 function _firstBadUtf8(path: string): number | null {
   const file = Deno.openSync(path, { read: true });
   try {
     const decoder = new TextDecoder("utf-8", { fatal: true });
-    const buf = new Uint8Array(4 << 20);
+    const buf = new Uint8Array(64 << 10);
     let base = 0, tail: Uint8Array = new Uint8Array(0);
     for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
       const block = buf.subarray(0, n);
