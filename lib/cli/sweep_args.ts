@@ -156,6 +156,13 @@ export const MODEL_OPTIONS = {
     default: 8,
     schema: z.number().int().min(1),
   }),
+  workers: opt.integer({
+    description: "Worker threads for an offline sweep: instances are dealt to them and the " +
+      "rows are the same bytes for any count.",
+    example: "2",
+    default: 1,
+    schema: z.number().int().min(1),
+  }),
   "max-retries": opt.integer({
     description: "Retries per call with jittered exponential back-off (0: none); a call that " +
       "still fails becomes an error row.",
@@ -626,6 +633,8 @@ export interface SweepArgs {
   modelOptions: string[];
   trials: number;
   concurrency: number;
+  /** `--workers`: worker threads of an offline sweep. */
+  workers: number;
   maxRetries: number;
   /** Per-request timeout in ms. */
   timeoutMs: number;
@@ -678,6 +687,7 @@ export function sweepArgsFromValues(
     modelOptions: v.modelOption,
     trials: v.trials,
     concurrency: v.concurrency,
+    workers: v.workers,
     maxRetries: v.maxRetries,
     timeoutMs: v.timeout,
     maxCost: v.maxCost,

@@ -79,6 +79,7 @@ export async function sweepOptionsFromArgs(options: {
     writer: models.writer,
     rankerFactory: models.rankerFactory,
     concurrency: args.concurrency,
+    workers: args.workers,
     trials: args.trials,
     counterfactual: args.counterfactual,
   };
