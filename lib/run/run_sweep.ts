@@ -101,6 +101,7 @@ export async function runSweep(options: {
     await orderedPool({
       items: work,
       concurrency: window,
+      keepResults: false,
       // Requests of earlier pairs go first at every endpoint.
       run: async ({ task, ord }) => {
         const rows = await withCallScope({ rank: ord }, () => runPair(task, resources));
