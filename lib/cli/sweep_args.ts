@@ -182,6 +182,14 @@ export const MODEL_OPTIONS = {
     default: 8,
     schema: z.number().int().min(1),
   }),
+  workers: opt.integer({
+    manifest: false,
+    description: "Worker threads for an offline sweep: instances are dealt to them and the " +
+      "rows are the same bytes for any count.",
+    example: "2",
+    default: 1,
+    schema: z.number().int().min(1),
+  }),
   "max-retries": opt.integer({
     manifest: false,
     description: "Retries per call with jittered exponential back-off (0: none); a call that " +

@@ -136,6 +136,7 @@ export async function sweepOptionsFrom(options: {
     writer: models.writer,
     rankerFactory: models.rankerFactory,
     concurrency: v.concurrency,
+    workers: v.workers,
     trials: v.trials,
     counterfactual: v.counterfactual,
   };

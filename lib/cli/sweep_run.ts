@@ -16,7 +16,12 @@ import { lockOut, type OutLock, OutLockedError } from "../run/out_lock.ts";
 import { formatRunPlan } from "../run/plan/format_plan.ts";
 import { planSweepRun } from "../run/plan/plan_sweep_run.ts";
 import { sweepShape } from "../run/plan/sweep_shape.ts";
-import { formatQuickSummary, quickSummary } from "../run/quick_summary.ts";
+import {
+  formatQuickSummary,
+  quickSummary,
+  type QuickSummaryRow,
+  quickSummaryRow,
+} from "../run/quick_summary.ts";
 import { silentProgress, terminalProgress } from "../run/progress.ts";
 import { trialKey } from "../run/run_pair.ts";
 import { readRowsFile } from "../run/rows_file.ts";
@@ -326,7 +331,7 @@ async function _write(args: _Args, parsed: _Parsed, state: _RunState): Promise<n
     }
   }
   const models = modelSetup(modelSetupOptions({ values: args, judge: rolesOf(args).judge }));
-  let rows: TrialRow[];
+  let rows: QuickSummaryRow[];
   try {
     const planned = await sweepOptionsFrom({ parsed, models });
     const runId = sweepRunId(planned);
@@ -434,7 +439,7 @@ async function _run(context: {
   manifest: RunManifest;
   /** Shared with the interrupt handler. */
   state: _RunState;
-}): Promise<TrialRow[]> {
+}): Promise<QuickSummaryRow[]> {
   const { args, models, planned, finished, unfinished, state } = context;
   const agents = planned.agents;
   const out = args.out;
@@ -497,7 +502,10 @@ async function _run(context: {
     await Deno.chmod(tmp, 0o644);
     return state.file;
   };
+  // Retry-errors merges whole rows at the end; a run that appends keeps only what its printed
+  // summary reads (the rows stream to the file).
   const fresh: TrialRow[] = [];
+  const appended: QuickSummaryRow[] = [];
   const freshLines = new Map<string, PairTrajectory>();
   if (!retrying) state.written = new Set(previous.map(trialKey)).size;
   try {
@@ -505,8 +513,10 @@ async function _run(context: {
       ...planned,
       select,
       trajectories: sidecar !== null,
+      keepRows: false,
       onRows: async (rows, trajectory) => {
-        fresh.push(...rows);
+        if (retrying) fresh.push(...rows);
+        else appended.push(...rows.map(quickSummaryRow));
         if (retrying && trajectory) freshLines.set(trajectoryKey(trajectory), trajectory);
         // Retry-errors merges at the end; otherwise rows are appended as pairs finish.
         if (!retrying) {
@@ -535,14 +545,14 @@ async function _run(context: {
     state.sidecarFile?.close();
     state.sidecarFile = undefined;
   }
-  let rows = [...previous, ...fresh];
+  let rows: QuickSummaryRow[] = [...previous.map(quickSummaryRow), ...appended];
   if (retrying) {
     const redone = new Map<string, TrialRow[]>();
     for (const r of fresh) redone.set(trialKey(r), [...(redone.get(trialKey(r)) ?? []), r]);
     // A redone pair trial's fresh rows (both conditions and any counterfactual reruns) take
     // the place of all its old rows.
     const placed = new Set<string>();
-    rows = previous.flatMap((r) => {
+    const merged = previous.flatMap((r) => {
       const key = trialKey(r);
       const again = redone.get(key);
       if (!again) return [r];
@@ -550,10 +560,11 @@ async function _run(context: {
       placed.add(key);
       return again;
     });
+    rows = merged;
     if (sidecar) {
       // The sidecar follows the rows: redone pair trials take their fresh lines, the others
       // keep theirs; written whole before the rows, so both change together or neither does.
-      const keys = new Set(rows.map(trialKey));
+      const keys = new Set(merged.map(trialKey));
       const old = new Map(
         (await readSidecar({ path: sidecar, keys })).map((t) => [trajectoryKey(t), t]),
       );

@@ -64,6 +64,53 @@ function _notRegular(quoted: string): string {
   return `${quoted} is not a regular file (a FIFO, socket or device)`;
 }
 
+/**
+ * Offset of the first byte of `path` that is not UTF-8, or null. Read in 64 KiB blocks (a file
+ * of any size, in bounded memory: one string of a whole file would exceed V8's 512 MiB limit).
+ */
+function _firstBadUtf8(path: string): number | null {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const buf = new Uint8Array(64 << 10);
+    let base = 0, tail: Uint8Array = new Uint8Array(0);
+    for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
+      const block = buf.subarray(0, n);
+      try {
+        decoder.decode(block, { stream: true });
+      } catch {
+        // The decoder may hold an unfinished character from the block before: search from it.
+        const window = new Uint8Array(tail.length + n);
+        window.set(tail), window.set(block, tail.length);
+        return base - tail.length + _badByte(window);
+      }
+      tail = _unfinished(tail, block);
+      base += n;
+    }
+    try {
+      decoder.decode();
+    } catch {
+      return base - tail.length;
+    }
+    return null;
+  } finally {
+    file.close();
+  }
+}
+
+/** The bytes of an unfinished character at the end of `before` + `block` (0 to 3 bytes). */
+function _unfinished(before: Uint8Array, block: Uint8Array): Uint8Array {
+  const joined = block.length >= 3 ? block : new Uint8Array([...before, ...block]);
+  const end = joined.length;
+  for (let i = end - 1; i >= Math.max(0, end - 3); i--) {
+    const b = joined[i];
+    if ((b & 0xc0) === 0x80) continue;
+    const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return end - i < size ? joined.slice(i) : new Uint8Array(0);
+  }
+  return new Uint8Array(0);
+}
+
 /** Offset of the first byte where UTF-8 decoding fails. */
 function _badByte(bytes: Uint8Array): number {
   let lo = 0, hi = bytes.length;
@@ -135,20 +182,16 @@ export function pathProblem(options: {
       if (!info) return `${quoted} does not exist`;
       if (info.isDirectory) return `${quoted} is a directory, not a file`;
       if (!info.isFile) return _notRegular(quoted);
-      let bytes: Uint8Array | null = null;
+      let bad: number | null = null;
       try {
-        if (options.utf8) bytes = Deno.readFileSync(path);
+        if (options.utf8) bad = _firstBadUtf8(path);
         else Deno.openSync(path, { read: true }).close();
       } catch (e) {
         return `${quoted} cannot be read (${_reason(e)})`;
       }
       if (options.nonEmpty && info.size === 0) return `${quoted} is empty`;
-      if (bytes) {
-        try {
-          new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-        } catch {
-          return `${quoted} is not UTF-8 text (the first bad byte is at offset ${_badByte(bytes)})`;
-        }
+      if (bad !== null) {
+        return `${quoted} is not UTF-8 text (the first bad byte is at offset ${bad})`;
       }
       return null;
     }

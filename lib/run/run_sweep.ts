@@ -75,6 +75,11 @@ export async function runSweep(options: {
   trials?: number;
   /** Which pair trials to run, by `trialKey`; default all (resume passes the missing ones). */
   select?: (key: string) => boolean;
+  /**
+   * Keep the rows and return them; default true. False: rows go to `onRows` only and the
+   * result is empty, so a long run's memory does not grow with its rows (about 2 KB each).
+   */
+  keepRows?: boolean;
 }): Promise<TrialRow[]> {
   const { resources, onRows, progress = silentProgress, select } = options;
   const concurrency = options.concurrency ?? 8;
@@ -88,21 +93,19 @@ export async function runSweep(options: {
   if (!Number.isInteger(trials) || trials < 1) {
     throw new RangeError(`--trials: expected an integer >= 1, got ${trials}`);
   }
-  // Each pair trial's place in the whole plan (resumed or retried runs keep their places).
-  const work = options.tasks
-    .flatMap((task) => Array.from({ length: trials }, (_, trial) => ({ ...task, trial })))
-    .map((task, ord) => ({ task, ord }))
-    .filter(({ task }) => !select || select(trialKey(task)));
+  const work = sweepWork({ tasks: options.tasks, trials, select });
+  const keep = options.keepRows ?? true;
   const agents = new Set(options.tasks.map((t) => t.agent.id)).size;
   const window = Math.max(64, 8 * concurrency * Math.max(1, agents));
   const run = callScope()?.run;
   const all: TrialRow[] = [];
-  let errors = 0, cacheHits = 0;
+  let errors = 0, cacheHits = 0, done = 0;
   progress.start(work.length * 2);
   try {
     await orderedPool({
       items: work,
       concurrency: window,
+      keepResults: false,
       // Requests of earlier pairs go first at every endpoint.
       run: async ({ task, ord }) => {
         const rows = await withCallScope({ rank: ord }, () => runPair(task, resources));
@@ -115,12 +118,39 @@ export async function runSweep(options: {
         errors += rows.filter((r) => r.error !== null).length;
         cacheHits += rows.filter((r) => r.cacheHit === true).length;
         await onRows?.(rows);
-        all.push(...rows);
-        progress.update(all.length, { errors, cacheHits });
+        if (keep) all.push(...rows);
+        done += rows.length;
+        progress.update(done, { errors, cacheHits });
       },
     });
   } finally {
     progress.stop();
   }
   return all;
+}
+
+/**
+ * The pair trials a sweep runs, in plan order: each task times `trials`, with its place `ord` in
+ * the whole plan (resumed or retried runs keep their places), those `select` keeps.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sweepWork } from "./run_sweep.ts";
+ * assert.deepEqual(sweepWork({ tasks: [], trials: 2 }), []);
+ * ```
+ */
+export function sweepWork<T extends { pairId: string; trial?: number }>(options: {
+  /** Pair tasks from `planSweep`. */
+  tasks: readonly T[];
+  /** Independent repeats per pair. */
+  trials: number;
+  /** Which pair trials to keep, by `trialKey`; default all. */
+  select?: (key: string) => boolean;
+}): { task: T & { trial: number }; ord: number }[] {
+  const { tasks, trials, select } = options;
+  return tasks
+    .flatMap((task) => Array.from({ length: trials }, (_, trial) => ({ ...task, trial })))
+    .map((task, ord) => ({ task, ord }))
+    .filter(({ task }) => !select || select(trialKey(task)));
 }

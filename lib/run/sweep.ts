@@ -23,6 +23,10 @@ import { trialKey } from "./run_pair.ts";
 import { failedPairTrajectory, type PairCapture, pairTrajectory } from "./trajectory_capture.ts";
 import { withCallScope } from "../models/call_scope.ts";
 import { defaultRoles } from "./default_roles.ts";
+import { sweepInWorkers, workerPlan } from "./sweep_workers.ts";
+
+/** The error of a row without one, shared (a sweep that keeps no rows counts them). */
+const _NO_ERROR = { error: null };
 
 /** Options of a sweep. */
 export interface SweepOptions {
@@ -92,6 +96,19 @@ export interface SweepOptions {
    * default `none`.
    */
   counterfactual?: CounterfactualMode;
+  /**
+   * Worker threads to run pair trials on, an integer >= 1; instances are dealt to them and rows
+   * still reach `onRows` in plan order, so the rows are the same bytes for any count (except
+   * `latencyMs`). More than 1 needs an offline sweep whose stages are all built in: simulated
+   * agents, a registered judge and writer, no `rankers`, `extraPolicies` or `rankerFactory`.
+   * Default 1 (this thread).
+   */
+  workers?: number;
+  /**
+   * Keep every row and return them; default true. False: rows go to `onRows` only and `sweep`
+   * returns an empty array, so memory does not grow with the run (a row is about 2 KB).
+   */
+  keepRows?: boolean;
 }
 
 /**
@@ -152,6 +169,21 @@ export function defaultRanker(options: {
 export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   const { instances, dataset, agents, seed = 0, attacks = ["minja", "sleeper"] } = options;
   const { points, runId, judge, writer, counterfactual } = _identity(options);
+  const keepRows = options.keepRows ?? true;
+  // Error rows are reported for every run; without kept rows, only their errors are kept.
+  const seen: Pick<TrialRow, "error">[] = [];
+  const tally = (rows: TrialRow[]) => {
+    if (!keepRows) {
+      for (const r of rows) seen.push(r.error === null ? _NO_ERROR : { error: r.error });
+    }
+  };
+  if ((options.workers ?? 1) !== 1) {
+    const rows = await sweepInWorkers(
+      workerPlan({ options, runId, points, judge, writer, tally }),
+    );
+    reportErrorRows({ rows: keepRows ? rows : seen });
+    return rows;
+  }
   const resources = sweepResources({
     judge,
     writer,
@@ -174,6 +206,7 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
   const byId = new Map(instances.map((i) => [i.id, i]));
   const onRows = options.onRows && capture
     ? (rows: TrialRow[]) => {
+      tally(rows);
       const key = trialKey(rows[0]);
       const c = captured.get(key);
       captured.delete(key);
@@ -184,7 +217,7 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
           : failedPairTrajectory({ instance: byId.get(rows[0].instanceId)!, rows }),
       );
     }
-    : options.onRows;
+    : (rows: TrialRow[]) => (tally(rows), options.onRows?.(rows));
   // Every reply this run stores says so: rows settle their cacheHit against it.
   const rows = await withCallScope({ run: runId }, () =>
     runSweep({
@@ -195,9 +228,10 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
       concurrency: options.concurrency,
       trials: options.trials,
       select: options.select,
+      keepRows,
     }));
   // A notebook run (`deno task notebooks`) learns of error rows through this report.
-  reportErrorRows({ rows });
+  reportErrorRows({ rows: keepRows ? rows : seen });
   return rows;
 }
 

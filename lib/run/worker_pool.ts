@@ -35,8 +35,14 @@ export async function orderedPool<T, R>(options: {
   run: (item: T, index: number) => Promise<R>;
   /** Receives each result in item order; default none. */
   onResult?: (result: R, index: number) => void | Promise<void>;
+  /**
+   * Keep the results and return them; default true. False: each result is dropped once
+   * `onResult` has it and the pool returns an empty array (a long run's memory stays flat).
+   */
+  keepResults?: boolean;
 }): Promise<R[]> {
   const { items, concurrency, run, onResult } = options;
+  const keep = options.keepResults ?? true;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new FieldError({
       field: "concurrency",
@@ -47,11 +53,14 @@ export async function orderedPool<T, R>(options: {
   const results: R[] = [];
   let next = 0;
   let flushing = Promise.resolve();
+  let flushed = 0;
   const flush = async () => {
-    while (results.length < items.length && done[results.length]) {
-      const index = results.length;
+    while (flushed < items.length && done[flushed]) {
+      const index = flushed++;
       const { result } = done[index];
-      results.push(result);
+      if (keep) results.push(result);
+      // Handed on: the pool holds only results that wait for a predecessor.
+      delete done[index];
       await onResult?.(result, index);
     }
   };

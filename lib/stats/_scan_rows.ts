@@ -15,38 +15,112 @@ export function _firstRow(path: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Bytes of the rows file Polars parses at a time: memory follows this, not the file size. */
+export const _CHUNK_BYTES = 32 << 20;
+
+/**
+ * What a reducer of {@link _scanRows} must return: a frame whose `_row` column holds, for each
+ * row it keeps as it is, the row's index (`_row` of its input), and whose `_last` column holds
+ * the largest input index in each output row (so the rows of a block are counted).
+ */
+export const _ROW = "_row", _LAST = "_last";
+
 /**
  * Read `columns` (name to kind) of every line with Polars' NDJSON reader and the declared schema
- * (other keys are skipped unparsed). Polars refuses a value of the wrong type in a boolean or
- * numeric column (`correct: "yes"`, `thetaR: "high"`, `k: 1.5`) and a line that is not JSON;
- * a missing or null instanceId, pairId or condition, or an unknown condition, is found after
- * the read. Either way the file is then walked line by line to name the first offending line
- * and column (TypeError, one line). A string column takes a JSON number or boolean as its text
- * (Polars' reader casts scalars to the declared string type), so `instanceId: 5` reads as "5".
- * Blank lines are skipped and counted in line numbers.
+ * (other keys are skipped unparsed), reduced by `reduce`. Polars refuses a value of the wrong
+ * type in a boolean or numeric column (`correct: "yes"`, `thetaR: "high"`, `k: 1.5`) and a line
+ * that is not JSON; a missing or null instanceId, pairId or condition, or an unknown condition
+ * (`invalid`, which `reduce` must keep as is) is found after the read. Either way the file is
+ * then walked line by line to name the first offending line and column (TypeError, one line).
+ * A string column takes a JSON number or boolean as its text (Polars' reader casts scalars to
+ * the declared string type), so `instanceId: 5` reads as "5". Blank lines are skipped and
+ * counted in line numbers.
+ *
+ * Streamed: Polars maps a whole file into memory to parse it, so a file larger than
+ * `chunkBytes` is read in blocks of whole lines, each parsed from a temporary file (deleted at
+ * the end). A block is one Polars query, parse and `reduce` (its input carries the row index
+ * `_row`): the parsed rows stay in Polars and only what `reduce` keeps reaches JavaScript (a
+ * frame handed to JavaScript is freed only when V8 collects it), so peak memory is one block
+ * plus the reduced frames, whatever the file's other columns hold. Returns the reduced blocks
+ * concatenated in file order.
  */
-export function _scanRows(path: string, columns: Record<string, _Kind>): pl.DataFrame {
+export function _scanRows(
+  path: string,
+  columns: Record<string, _Kind>,
+  reduce: (rows: pl.LazyDataFrame, invalid: pl.Expr) => pl.LazyDataFrame,
+  chunkBytes: number = _CHUNK_BYTES,
+): pl.DataFrame {
   const schema = Object.fromEntries(
     Object.entries(columns).map(([c, kind]) => [c, _dtype(kind, c)]),
   );
-  let df: pl.DataFrame;
-  try {
-    // scanJson, not readJSON: the latter fails under Deno in nodejs-polars 0.25.2.
-    df = pl.scanJson(path, { schema } as never).collectSync();
-  } catch (e) {
-    const why = _explainFile(path, columns, 0) ?? (e as Error).message.split("\n")[0];
-    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
-  }
   const col = pl.col;
-  let bad = col("condition").cast(pl.Utf8).isIn([..._CONDITIONS]).not();
-  for (const c of _NON_NULL) bad = bad.or(col(c).isNull());
-  const first = df.lazy().withRowIndex("_row").filter(bad).select("_row").head(1).collectSync();
-  if (first.height > 0) {
-    const row = Number(first.getColumn("_row").get(0));
-    const why = _explainFile(path, columns, row) ?? `row ${row + 1} is invalid`;
-    throw new TypeError(`Cannot read rows from ${path}: ${why}`);
+  let invalid = col("condition").cast(pl.Utf8).isIn([..._CONDITIONS]).not();
+  for (const c of _NON_NULL) invalid = invalid.or(col(c).isNull());
+  const blocks: pl.DataFrame[] = [];
+  let rows = 0;
+  const scan = (file: string) => {
+    let block: pl.DataFrame;
+    try {
+      // scanJson, not readJSON: the latter fails under Deno in nodejs-polars 0.25.2.
+      const lf = pl.scanJson(file, { schema } as never).withRowIndex(_ROW);
+      block = reduce(lf, invalid).collectSync();
+    } catch (e) {
+      const why = _explainFile(path, columns, rows) ?? (e as Error).message.split("\n")[0];
+      throw new TypeError(`Cannot read rows from ${path}: ${why}`);
+    }
+    const [last, firstBad] = block.select(
+      col(_LAST).max().alias("last"),
+      col(_ROW).filter(col(_ROW).isNotNull().and(invalid.fillNull(true))).min().alias("bad"),
+    ).row(0);
+    if (firstBad !== null && firstBad !== undefined) {
+      const row = rows + Number(firstBad);
+      const why = _explainFile(path, columns, row) ?? `row ${row + 1} is invalid`;
+      throw new TypeError(`Cannot read rows from ${path}: ${why}`);
+    }
+    rows += last === null || last === undefined ? 0 : Number(last) + 1;
+    blocks.push(block);
+  };
+  if (Deno.statSync(path).size <= chunkBytes) scan(path);
+  else _forEachBlock(path, chunkBytes, scan);
+  return blocks.length === 1 ? blocks[0] : pl.concat(blocks, { how: "vertical", rechunk: false });
+}
+
+/**
+ * Copy `path` block by block (whole lines, about `bytes` each; a longer line gets a block of its
+ * own) to one temporary file and call `use` with its path after each block.
+ */
+function _forEachBlock(path: string, bytes: number, use: (file: string) => void): void {
+  const tmp = Deno.makeTempFileSync({ prefix: "memgauge-rows-", suffix: ".jsonl" });
+  const file = Deno.openSync(path);
+  try {
+    let buf = new Uint8Array(bytes);
+    let held = 0;
+    for (;;) {
+      const n = file.readSync(buf.subarray(held));
+      const end = held + (n ?? 0);
+      if (n === null) {
+        if (end > 0) Deno.writeFileSync(tmp, buf.subarray(0, end)), use(tmp);
+        return;
+      }
+      const cut = buf.lastIndexOf(10, end - 1) + 1;
+      if (cut === 0) {
+        if (end === buf.length) {
+          const grown = new Uint8Array(buf.length * 2);
+          grown.set(buf);
+          buf = grown;
+        }
+        held = end;
+        continue;
+      }
+      Deno.writeFileSync(tmp, buf.subarray(0, cut));
+      use(tmp);
+      buf.copyWithin(0, cut, end);
+      held = end - cut;
+    }
+  } finally {
+    file.close();
+    Deno.removeSync(tmp);
   }
-  return df;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type UnitTable,
 } from "./summary_metrics.ts";
 import { wilsonInterval } from "./wilson_interval.ts";
+import { _LAST, _ROW } from "./_scan_rows.ts";
 
 /** Settings of a summary, defaults resolved. */
 export interface _Settings {
@@ -50,54 +51,125 @@ export interface _Types {
   sums: Record<string, number[]>;
 }
 
+/** An error row: an error message, or a decision the judge did not give. */
+const _bad = col("error").isNotNull().or(col("correct").isNull()).or(
+  col("matchesTarget").isNull(),
+);
+
+/** The grouping columns pairs share: `by` and every default grouping column present. */
+export function _pairColumns(by: readonly string[], present: readonly string[]): string[] {
+  return [...new Set([...by, ...DEFAULT_GROUP_COLUMNS.filter((c) => present.includes(c))])];
+}
+
+/**
+ * Reduce rows (every needed column with its declared dtype) to one lazy frame: per pair trial
+ * (every grouping column of `full`, from {@link _pairColumns}, instanceId, pairId, trial) the
+ * counts and sums pairing needs, with `_row` null; and the rows no pair takes (no-memory rows,
+ * counterfactual reruns, and rows that fail `invalid`) as they are, `_row` holding their row
+ * index (the input's `_row`, added when absent). Sums over blocks of a file add up: a pair whose rows lie in two blocks is summed again
+ * by {@link _summarizeReduced}. One groupBy does both, so the rows are read once.
+ */
+export function _reduceRows(
+  rows: pl.LazyDataFrame,
+  full: readonly string[],
+  invalid: pl.Expr = pl.lit(false),
+): pl.LazyDataFrame {
+  const present = rows.columns;
+  const trial = present.includes("trial")
+    ? col("trial").fillNull(0).cast(pl.Int64)
+    : pl.lit(0).cast(pl.Int64);
+  // Record-level counterfactual reruns share their trial's pairId: never part of a pair.
+  const isRerun = present.includes("counterfactualOf")
+    ? col("counterfactualOf").isNotNull()
+    : pl.lit(false);
+  // The condition compared as it is stored (Categorical), once per row.
+  const indexed = present.includes(_ROW) ? rows : rows.withRowIndex(_ROW);
+  const flagged = indexed.withColumns(
+    trial.alias("trial"),
+    col("condition").eq(pl.lit("clean")).fillNull(false).alias("_isClean"),
+    col("condition").eq(pl.lit("poisoned")).fillNull(false).alias("_isPoisoned"),
+  );
+  const isClean = col("_isClean"), isPoisoned = col("_isPoisoned");
+  const paired = isClean.or(isPoisoned).and(isRerun.not()).and(invalid.fillNull(true).not());
+  const keys = [...new Set([...full, "instanceId", "pairId", "trial"])];
+  const kept = present.filter((c) => !keys.includes(c) && c !== _ROW);
+  return flagged
+    .withColumns(
+      col(_ROW).alias(_LAST),
+      pl.when(paired).then(pl.lit(null)).otherwise(col(_ROW)).alias(_ROW),
+    )
+    .groupBy([...keys, _ROW])
+    .agg(
+      isClean.and(paired).cast(pl.Int64).sum().alias("_clean"),
+      isPoisoned.and(paired).cast(pl.Int64).sum().alias("_poisoned"),
+      _bad.cast(pl.Int64).sum().alias("_bad"),
+      col("correct").and(isClean).cast(pl.Int64).sum().alias("cleanCorrect"),
+      col("correct").and(isPoisoned).cast(pl.Int64).sum().alias("poisonedCorrect"),
+      col("matchesTarget").and(isClean).cast(pl.Int64).sum().alias("cleanTarget"),
+      col("matchesTarget").and(isPoisoned).cast(pl.Int64).sum().alias("poisonedTarget"),
+      col(_LAST).max().alias(_LAST),
+      ...kept.map((c) => col(c).first().alias(c)),
+    );
+}
+
+/** The sums of a pair trial's rows (see {@link _reduceRows}). */
+const _PAIR_SUMS = [
+  "_clean",
+  "_poisoned",
+  "_bad",
+  "cleanCorrect",
+  "poisonedCorrect",
+  "cleanTarget",
+  "poisonedTarget",
+];
+
 /**
  * Summarise validated rows (every needed column present with its declared dtype) per `by`
  * group; see {@link summarize} for the rules.
  */
 export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Settings) {
-  const present = df.columns;
-  const full = [...new Set([...by, ...DEFAULT_GROUP_COLUMNS.filter((c) => present.includes(c))])];
+  const reduced = _reduceRows(df.lazy(), _pairColumns(by, df.columns)).collectSync();
+  return _summarizeReduced(reduced, df.columns, by, s);
+}
+
+/**
+ * Summarise rows reduced by {@link _reduceRows} (the blocks of a file concatenated) per `by`
+ * group; `present` are the columns of the rows. See {@link summarize} for the rules.
+ */
+export function _summarizeReduced(
+  reduced: pl.DataFrame,
+  present: readonly string[],
+  by: readonly string[],
+  s: _Settings,
+) {
+  const others = reduced.filter(col(_ROW).isNotNull()).select(...present);
+  const partial = reduced.filter(col(_ROW).isNull());
+  const full = _pairColumns(by, present);
   const u0Keys = by.filter((c) => !(OPERATING_POINT_COLUMNS as readonly string[]).includes(c));
   // A column with one value in every row cannot split a group: Polars groups on the others
   // (a sweep file varies 3 or 4 of its 13 grouping columns), and the value is put back after.
-  const constant = _constantColumns(df, full);
+  const constant = _constantColumns([partial, others], full);
   const varies = (c: string) => !constant.has(c);
   // Group keys carry a constant column so that no grouping (`by: []`) is one group.
   const G = [ALL, ...by.filter(varies)], U = [ALL, ...u0Keys.filter(varies)];
-  const trial = present.includes("trial")
-    ? col("trial").fillNull(0).cast(pl.Int64)
-    : pl.lit(0).cast(pl.Int64);
-  const lf = df.lazy().withColumns(pl.lit(0).cast(pl.Int64).alias(ALL), trial.alias("trial"));
-  // The condition compared as it is stored (Categorical), once per row. (A third, unused flag
-  // column here makes nodejs-polars 0.25.2's projection pushdown lose the key columns.)
+  const all = pl.lit(0).cast(pl.Int64).alias(ALL);
+  const lf = others.lazy().withColumns(all);
   const flagged = lf.withColumns(
     col("condition").eq(pl.lit("clean")).alias("_isClean"),
     col("condition").eq(pl.lit("poisoned")).alias("_isPoisoned"),
   );
-  const isClean = col("_isClean"), isPoisoned = col("_isPoisoned");
-  // An error row: an error message, or a decision the judge did not give.
-  const bad = col("error").isNotNull().or(col("correct").isNull()).or(
-    col("matchesTarget").isNull(),
-  );
-  // Record-level counterfactual reruns share their trial's pairId: never part of a pair.
+  const isPoisoned = col("_isPoisoned"), isClean = col("_isClean");
+  const bad = _bad;
   const isRerun = present.includes("counterfactualOf")
     ? col("counterfactualOf").isNotNull()
     : pl.lit(false);
   const hasReruns = present.includes("counterfactualOf") && present.includes("ablatedRole") &&
-    df.getColumn("counterfactualOf").nullCount() < df.height;
+    others.getColumn("counterfactualOf").nullCount() < others.height;
 
   // One row per (every grouping column, instanceId, pairId, trial): a pair trial and its twins.
-  const pairs = flagged.filter(isClean.or(isPoisoned).and(isRerun.not()))
+  const pairs = partial.lazy().withColumns(all)
     .groupBy([...new Set([ALL, ...full.filter(varies), "instanceId", "pairId", "trial"])])
-    .agg(
-      isClean.sum().alias("_clean"),
-      isPoisoned.sum().alias("_poisoned"),
-      bad.sum().alias("_bad"),
-      col("correct").and(isClean).sum().alias("cleanCorrect"),
-      col("correct").and(isPoisoned).sum().alias("poisonedCorrect"),
-      col("matchesTarget").and(isClean).sum().alias("cleanTarget"),
-      col("matchesTarget").and(isPoisoned).sum().alias("poisonedTarget"),
-    )
+    .agg(..._PAIR_SUMS.map((c) => col(c).sum().alias(c)))
     .collectSync();
   _checkRepeats(pairs);
   const joined = col("_clean").eq(1).and(col("_poisoned").eq(1));
@@ -268,10 +340,15 @@ function _sums(units: UnitTable): string[] {
   return [...new Set([...UNIT_INDICATORS[units], ..._joints(units).map(([, , j]) => j)])];
 }
 
-/** Columns of `cols` with a single value (null included) in every row, as literals. */
-function _constantColumns(df: pl.DataFrame, cols: readonly string[]): Map<string, pl.Expr> {
+/** Columns of `cols` with a single value (null included) in every row of `frames`, as literals. */
+function _constantColumns(
+  frames: readonly pl.DataFrame[],
+  cols: readonly string[],
+): Map<string, pl.Expr> {
   const out = new Map<string, pl.Expr>();
-  if (df.height === 0 || cols.length === 0) return out;
+  const these = frames.filter((f) => f.height > 0).map((f) => f.select(...cols));
+  if (these.length === 0 || cols.length === 0) return out;
+  const df = these.length === 1 ? these[0] : pl.concat(these, { how: "vertical", rechunk: false });
   const counts = df.select(...cols.map((c) => col(c).nUnique().alias(c))).toRecords()[0];
   const single = cols.filter((c) => Number(counts[c]) === 1);
   if (single.length === 0) return out;

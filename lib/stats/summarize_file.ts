@@ -1,7 +1,7 @@
 /** Summarise a JSONL file of trial rows, reading only the columns the summary needs. */
 import type pl from "nodejs-polars";
 import { _firstRow, _scanRows } from "./_scan_rows.ts";
-import { _summarizeFrame } from "./_summarize_frame.ts";
+import { _pairColumns, _reduceRows, _summarizeReduced } from "./_summarize_frame.ts";
 import { _checkColumns, _defaultBy, _neededKinds, _settings } from "./_trial_frame.ts";
 import type { SummarizeOptions } from "./summarize.ts";
 
@@ -9,8 +9,10 @@ import type { SummarizeOptions } from "./summarize.ts";
  * {@link summarize} of the rows in a JSONL file (one object per line), with the same columns,
  * rules and seeds. Polars scans the file once with a declared schema of just the columns the
  * summary reads (grouping columns present on line 1, ids, condition, outcomes, trial), so other
- * columns are never materialised; a million rows of the full TrialRow contract (about 630 MB)
- * take a few seconds. Checks: required columns on line 1; every value of a read column of the
+ * columns are never materialised, and streams it: blocks of about 32 MB are parsed one at a time
+ * and each is reduced to its pair trials' counts before the next is read, so memory follows the
+ * pairs, not the file size (tests/bench/summarize_1m.ts: a million rows of the full TrialRow
+ * contract, about 630 MB, in a few seconds and under 600 MB peak). Checks: required columns on line 1; every value of a read column of the
  * right type, instanceId, pairId and condition present on every line and condition clean,
  * poisoned or nomemory; a line that is not JSON (a torn last line). Each failure is a TypeError
  * naming the file, line and column.
@@ -38,5 +40,8 @@ export function summarizeFile(path: string, options: SummarizeOptions = {}): pl.
   const by = [...(options.by ?? _defaultBy(columns))];
   _checkColumns(by, columns, `line 1 of ${path}`);
   const kinds = _neededKinds(by, columns, (c) => first[c]);
-  return _summarizeFrame(_scanRows(path, kinds), by, settings);
+  // Each block is reduced to its pair trials as it is read: memory follows pairs, not lines.
+  const full = _pairColumns(by, columns);
+  const reduced = _scanRows(path, kinds, (rows, invalid) => _reduceRows(rows, full, invalid));
+  return _summarizeReduced(reduced, Object.keys(kinds), by, settings);
 }

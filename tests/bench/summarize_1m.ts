@@ -1,18 +1,22 @@
 /**
  * Summarise about 1,000,000 synthetic trial rows (all TrialRow columns) written to a temp dir,
- * end to end through the CLI (`deno task summarize`), in a fresh process per run so its time
- * and peak RSS are the summary's own, as /usr/bin/time reports them (process start-up
- * included), and side by side with a baseline: the same CLI at the commit BASELINE (default
- * c856ab6, the last commit with the hand-written JSONL scanner), extracted with `git archive`
- * into a temp dir. Runs alternate baseline, kit (default `--ci auto`), kit `--ci percentile`
- * (the baseline's default, like for like), so load on the machine hits all three alike. Prints
- * each run, then per variant the median, min and max of wall time, CPU time (user + sys: less
- * sensitive than wall time to other load) and peak RSS, and checks that the kit's percentile
- * summary equals the baseline's in every column the baseline has.
+ * each variant in a fresh process per run so its time and peak RSS are its own, as /usr/bin/time
+ * reports them (process start-up included), side by side:
+ * - plain line scan: tests/bench/_plain_line_scan.ts, JSON.parse of every line and a Map of
+ *   pairs, point estimates only (the simplest program that does the job);
+ * - the CLI at BASELINE (default c856ab6, the last commit with the hand-written JSONL scanner);
+ * - `summarizeFile` at BEFORE (default afd9ce7, the whole file mapped by Polars; its CLI refuses
+ *   a file over 512 MiB, so the library is run, tests/bench/_summarize_lib.ts);
+ * - `summarizeFile` now (blocks of 32 MB, each reduced to pair sums as it is read);
+ * - the CLI now, end to end (`deno task summarize`, its UTF-8 check of the file included).
+ * Commits are extracted with `git archive` into a temp dir. Runs alternate the variants, so
+ * load on the machine hits all alike. Prints each run, then per variant the median, min and max
+ * of wall time, CPU time (user + sys: less sensitive than wall time to other load) and peak RSS,
+ * and checks that the kit's summary equals BEFORE's in every column.
  *
  * Run: deno run -A tests/bench/summarize_1m.ts   (RUNS=3, SHAPE=sweep|trials, RESAMPLES=n,
  * ROWS=path: reuse the JSONL at path if it exists, else write it there and keep it;
- * BASELINE=rev or BASELINE=none)
+ * BASELINE=rev or none, BEFORE=rev or none)
  * SHAPE=sweep (default), a paper-grid run: 11 agents x 2 attacks x 60 operating points (3
  * policies x 20 thetaW) x 380 instances x 1 trial x 2 conditions = 1,003,200 rows, 1,320 groups.
  * SHAPE=trials: 2 agents x 2 attacks x 25 operating points x 100 instances x 50 trials x 2
@@ -101,25 +105,72 @@ console.log(
 
 const root = new URL("../../", import.meta.url).pathname;
 const baseline = Deno.env.get("BASELINE") ?? "c856ab6";
-const variants: { name: string; cli: string; args: string[] }[] = [];
-if (baseline !== "none" && shape === "sweep") {
-  const at = `${dir}/baseline`;
+const before = Deno.env.get("BEFORE") ?? "afd9ce7";
+/** `git archive` of `rev` into a temp dir sharing the installed npm packages. */
+const extract = async (rev: string) => {
+  const at = `${dir}/at-${rev}`;
   await Deno.mkdir(at);
   const archive = new Deno.Command("sh", {
-    args: [
-      "-c",
-      `git -C "${root}" archive ${baseline} lib deno.json deno.lock | tar -x -C "${at}"`,
-    ],
+    args: ["-c", `git -C "${root}" archive ${rev} lib deno.json deno.lock | tar -x -C "${at}"`],
   });
-  if (!(await archive.output()).success) throw new Error(`cannot extract ${baseline}`);
+  if (!(await archive.output()).success) throw new Error(`cannot extract ${rev}`);
   // Same deno.json imports at both commits: share the installed npm packages.
   await Deno.symlink(`${root}node_modules`, `${at}/node_modules`);
-  variants.push({ name: `baseline ${baseline}`, cli: `${at}/lib/cli/summarize.ts`, args: [] });
+  return at;
+};
+/** A variant: a command line (`out` is its output file), timed under /usr/bin/time. */
+const variants: { name: string; argv: (out: string) => string[]; cwd?: string }[] = [];
+const deno = Deno.execPath();
+const lib = `${root}tests/bench/_summarize_lib.ts`;
+variants.push({
+  name: "plain line scan (JSON.parse per line, point estimates only)",
+  argv: (out) => [deno, "run", "-A", `${root}tests/bench/_plain_line_scan.ts`, path, out],
+});
+if (baseline !== "none" && shape === "sweep") {
+  const at = await extract(baseline);
+  variants.push({
+    name: `hand-written scanner ${baseline} (CLI)`,
+    argv: (out) => [
+      deno,
+      "run",
+      "-A",
+      `${at}/lib/cli/summarize.ts`,
+      "--in",
+      path,
+      "--out",
+      out,
+      "--resamples",
+      resamples,
+    ],
+  });
 }
-const cli = `${root}lib/cli/summarize.ts`;
-variants.push({ name: "kit --ci auto", cli, args: [] });
-variants.push({ name: "kit --ci percentile", cli, args: ["--ci", "percentile"] });
-
+if (before !== "none") {
+  const at = await extract(before);
+  variants.push({
+    name: `before ${before} (summarizeFile)`,
+    argv: (out) => [deno, "run", "-A", lib, at, path, out, resamples],
+    cwd: at,
+  });
+}
+variants.push({
+  name: "kit (summarizeFile)",
+  argv: (out) => [deno, "run", "-A", lib, root.replace(/\/$/, ""), path, out, resamples],
+});
+variants.push({
+  name: "kit CLI --ci auto",
+  argv: (out) => [
+    deno,
+    "run",
+    "-A",
+    `${root}lib/cli/summarize.ts`,
+    "--in",
+    path,
+    "--out",
+    out,
+    "--resamples",
+    resamples,
+  ],
+});
 const results = variants.map(() => ({
   walls: [] as number[],
   peaks: [] as number[],
@@ -128,21 +179,8 @@ const results = variants.map(() => ({
 for (let r = 1; r <= runs; r++) {
   for (const [v, variant] of variants.entries()) {
     const out = await new Deno.Command("/usr/bin/time", {
-      args: [
-        "-f",
-        "%e %M %U %S",
-        Deno.execPath(),
-        "run",
-        "-A",
-        variant.cli,
-        "--in",
-        path,
-        "--out",
-        `${dir}/summary-${v}.csv`,
-        "--resamples",
-        resamples,
-        ...variant.args,
-      ],
+      args: ["-f", "%e %M %U %S", ...variant.argv(`${dir}/summary-${v}.csv`)],
+      cwd: variant.cwd,
       stdout: "null",
       stderr: "piped",
     }).output();
@@ -170,16 +208,14 @@ for (const [v, variant] of variants.entries()) {
     `${variant.name}: wall s ${stat(walls)}; CPU s ${stat(cpus)}; peak RSS MiB ${stat(peaks)}`,
   );
 }
-if (variants.length === 3) {
-  // The baseline's columns must come out the same from the kit with the baseline's method.
-  const pl = (await import("nodejs-polars")).default;
-  const old = pl.readCSV(`${dir}/summary-0.csv`), kit = pl.readCSV(`${dir}/summary-2.csv`);
-  const same = old.height === kit.height &&
-    old.columns.every((c) =>
-      kit.columns.includes(c) && old.getColumn(c).seriesEqual(kit.getColumn(c), true)
-    );
-  console.log(
-    `kit --ci percentile equals the baseline in its ${old.columns.length} columns: ${same}`,
-  );
+// The kit's summary must not change: equal to the commit before, column for column.
+const pl = (await import("nodejs-polars")).default;
+const csv = (name: string) =>
+  pl.readCSV(`${dir}/summary-${variants.findIndex((v) => v.name === name)}.csv`);
+if (before !== "none") {
+  const old = csv(`before ${before} (summarizeFile)`), kit = csv("kit (summarizeFile)");
+  const same = old.height === kit.height && old.columns.length === kit.columns.length &&
+    old.columns.every((c) => old.getColumn(c).seriesEqual(kit.getColumn(c), true));
+  console.log(`kit summary equals ${before}'s in all ${old.columns.length} columns: ${same}`);
 }
 await Deno.remove(dir, { recursive: true });

@@ -68,3 +68,28 @@ Deno.test("pathProblem() names each unusable path and changes nothing", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("pathProblem() checks UTF-8 of a file larger than a read block, in blocks", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/rows.jsonl`;
+  const block = 4 << 20;
+  // "é" (2 bytes) straddles the first block boundary; "€" (3 bytes) the second.
+  const bytes = new Uint8Array(2 * block + 10).fill(0x61);
+  bytes.set([0xc3, 0xa9], block - 1);
+  bytes.set([0xe2, 0x82, 0xac], 2 * block - 2);
+  await Deno.writeFile(path, bytes);
+  assert.equal(pathProblem({ path, use: "input-file", utf8: true }), null);
+  bytes[2 * block + 5] = 0xff;
+  await Deno.writeFile(path, bytes);
+  assert.match(pathProblem({ path, use: "input-file", utf8: true })!, /offset 8388613\)/);
+  // A character cut short by the end of the file.
+  await Deno.writeFile(path, bytes.subarray(0, 2 * block - 1));
+  assert.match(pathProblem({ path, use: "input-file", utf8: true })!, /offset 8388606\)/);
+  // A bad continuation right after a boundary that split a character: the offset is the byte
+  // that breaks it, as a decode of the whole file finds.
+  bytes[2 * block + 5] = 0x61;
+  bytes[2 * block] = 0x41;
+  await Deno.writeFile(path, bytes);
+  assert.match(pathProblem({ path, use: "input-file", utf8: true })!, /offset 8388608\)/);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -37,3 +37,16 @@ Deno.test("orderedPool(): rejects a concurrency below 1, saying what it got", as
     /concurrency: expected an integer >= 1, got 0/,
   );
 });
+
+Deno.test("orderedPool({ keepResults: false }) hands every result on in order and keeps none", async () => {
+  const seen: number[] = [];
+  const out = await orderedPool({
+    items: [5, 1, 3, 0, 2],
+    concurrency: 3,
+    run: (ms) => new Promise<number>((r) => setTimeout(() => r(ms), ms)),
+    onResult: (ms) => void seen.push(ms),
+    keepResults: false,
+  });
+  assert.deepEqual(out, []);
+  assert.deepEqual(seen, [5, 1, 3, 0, 2]);
+});
