@@ -1,10 +1,14 @@
 /**
- * Personas of the offline reference agent: fixed, hand-set reading habits, one parameter group
- * per mechanism (see `mechanisms.ts`). They stand in for "several models" so medians and IQRs can
- * be drawn offline. Every value below was set by the reasoning written beside it, before any
- * sweep was run; none was fitted to the paper's numbers, and no code compares the simulator's
- * output with them.
+ * Personas of the offline reference agent: reading habits, one parameter group per mechanism
+ * (see `mechanisms.ts`). They stand in for "several models" so medians and IQRs can be drawn
+ * offline. Each persona's habits (`PERSONA_HABITS`) are hand-set relative to one another, with
+ * the reasoning beside them; a few global scales (`SimulatorFit`, in `simulator_fit.json`) are
+ * fitted to the paper's published medians by `tests/bench/fit_simulator.ts` on the demo set, and
+ * `calibratePersonas` applies them. A calibrated simulator shows mechanisms that can produce the
+ * paper's shapes, not evidence about models.
  */
+import { z } from "zod";
+import fitJson from "./simulator_fit.json" with { type: "json" };
 
 /** One persona's reading habits, grouped by the mechanism that uses them. */
 export interface Persona {
@@ -28,11 +32,22 @@ export interface Persona {
   };
   /**
    * Mechanism `corroboration`: a value with evidence E (the weighted count of distinct statements
-   * of it) is believed with probability `E^2 / (E^2 + halfSupport^2)`.
+   * of it) is believed with probability `E^s / (E^s + halfSupport^s)`, s the sharpness.
    */
   corroboration: {
     /** The evidence at which belief is even odds. */
     halfSupport: number;
+    /** The exponent s: 2 grows belief gradually, higher values make a threshold; default 2. */
+    sharpness?: number;
+  };
+  /**
+   * Mechanism `reasoning`: a record that is evidence for a value without stating it (a date
+   * said as "yesterday", the counts a total is summed from) yields the value with chance
+   * `skill * share`, share the part of the value's evidence the record holds.
+   */
+  reasoning?: {
+    /** Chance of working the value out from all of its evidence, in [0, 1]. */
+    skill: number;
   };
   /**
    * Mechanism `provenance`: a statement's weight is `channel[its channel] * (untrusted, when the
@@ -61,7 +76,8 @@ export interface Persona {
 }
 
 /**
- * The built-in personas, by id. The shared reasoning:
+ * The built-in personas' habits, by id, before the fitted scales (`calibratePersonas`). The
+ * shared reasoning:
  * - attention: `base` 0.9 (a lone record is nearly always read); `perRecord` 0.03, so seven
  *   records are read about 15% less closely than one (long-context loss is gradual at K <= 10,
  *   not a cliff); `perKiloword` 0.15, so a thousand words of other records (five long dialogue
@@ -81,7 +97,7 @@ export interface Persona {
  * - guess: 0.01. Without memory a personal fact (a date, a name, a count) can only be guessed;
  *   with tens to hundreds of plausible values that is right about once in a hundred.
  */
-export const PERSONAS: Readonly<Record<string, Persona>> = {
+export const PERSONA_HABITS: Readonly<Record<string, Persona>> = {
   careful: {
     id: "careful",
     description: "Needs corroboration, discounts tool output, untrusted sources and instructions.",
@@ -102,6 +118,8 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
     distractors: { rate: 0.05 },
     // It says "I don't know" rather than guess.
     guess: { rate: 0.005 },
+    // It works through the evidence before answering: the surest reasoner.
+    reasoning: { skill: 1 },
   },
   balanced: {
     id: "balanced",
@@ -117,6 +135,7 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
     instructions: { weight: 1 },
     distractors: { rate: 0.15 },
     guess: { rate: 0.01 },
+    reasoning: { skill: 0.9 },
   },
   compliant: {
     id: "compliant",
@@ -136,6 +155,8 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
     distractors: { rate: 0.15 },
     // Eager to answer: it guesses more often.
     guess: { rate: 0.015 },
+    // It takes memory at its word rather than working things out.
+    reasoning: { skill: 0.8 },
   },
   recency: {
     id: "recency",
@@ -153,6 +174,7 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
     instructions: { weight: 1 },
     distractors: { rate: 0.15 },
     guess: { rate: 0.01 },
+    reasoning: { skill: 0.8 },
   },
   skimmer: {
     id: "skimmer",
@@ -172,5 +194,84 @@ export const PERSONAS: Readonly<Record<string, Persona>> = {
     // value for the answer.
     distractors: { rate: 0.3 },
     guess: { rate: 0.01 },
+    // Reading fast, it works out half of what it could.
+    reasoning: { skill: 0.5 },
   },
 };
+
+/**
+ * The simulator's fitted global scales, applied to every persona's habits by
+ * `calibratePersonas`. Few and named, each multiplying one habit (or setting one shared value):
+ * the fit (`tests/bench/fit_simulator.ts`, on the demo set only) chooses them so the paper's
+ * published medians are approached; LoCoMo and LongMemEval are never fitted.
+ */
+export const SimulatorFit = z.object({
+  $comment: z.string().optional(),
+  /** Exponent of the belief curve, shared by every persona (`corroboration.sharpness`). */
+  sharpness: z.number().min(1).max(8),
+  /** Multiplies every persona's `corroboration.halfSupport`. */
+  halfSupport: z.number().positive(),
+  /** Multiplies every persona's `reasoning.skill` (the product is capped at 1). */
+  reasoning: z.number().min(0),
+  /** Multiplies every persona's `attention.perSimilar` (similar records interfere). */
+  similarity: z.number().min(0),
+  /** Multiplies every persona's `attention.perRecord` and `perKiloword` (crowding). */
+  crowding: z.number().min(0),
+  /** Multiplies every persona's `provenance.untrusted` (the product is capped at 1). */
+  untrusted: z.number().positive(),
+  /** The fit's report: loss, data, date; kept beside the values. */
+  report: z.record(z.string(), z.unknown()).default({}),
+});
+/** The simulator's fitted global scales. */
+export type SimulatorFit = z.infer<typeof SimulatorFit>;
+
+/** The committed fit (`lib/agents/simulator_fit.json`). */
+export const SIMULATOR_FIT: SimulatorFit = SimulatorFit.parse(fitJson);
+
+/**
+ * Personas with the fitted scales applied to their habits.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { calibratePersonas, PERSONA_HABITS, SIMULATOR_FIT } from "./personas.ts";
+ * const fit = { ...SIMULATOR_FIT, halfSupport: 2, sharpness: 3 };
+ * const careful = calibratePersonas({ habits: PERSONA_HABITS, fit }).careful;
+ * assert.equal(careful.corroboration.halfSupport, 2 * PERSONA_HABITS.careful.corroboration.halfSupport);
+ * assert.equal(careful.corroboration.sharpness, 3);
+ * ```
+ */
+export function calibratePersonas(options: {
+  /** Hand-set habits, by persona id. */
+  habits: Readonly<Record<string, Persona>>;
+  /** The global scales. */
+  fit: SimulatorFit;
+}): Record<string, Persona> {
+  const { fit } = options;
+  return Object.fromEntries(
+    Object.entries(options.habits).map(([id, p]) => [id, {
+      ...p,
+      attention: {
+        ...p.attention,
+        perRecord: p.attention.perRecord * fit.crowding,
+        perKiloword: p.attention.perKiloword * fit.crowding,
+        perSimilar: p.attention.perSimilar * fit.similarity,
+      },
+      corroboration: {
+        halfSupport: p.corroboration.halfSupport * fit.halfSupport,
+        sharpness: fit.sharpness,
+      },
+      provenance: {
+        ...p.provenance,
+        untrusted: Math.min(1, p.provenance.untrusted * fit.untrusted),
+      },
+      reasoning: { skill: Math.min(1, (p.reasoning?.skill ?? 1) * fit.reasoning) },
+    }]),
+  );
+}
+
+/** The built-in personas, by id: the habits with the committed fit applied. */
+export const PERSONAS: Readonly<Record<string, Persona>> = calibratePersonas({
+  habits: PERSONA_HABITS,
+  fit: SIMULATOR_FIT,
+});

@@ -112,15 +112,18 @@ export function valueEvidence(options: {
 }
 
 /**
- * The chance of believing a value with evidence E: `E^2 / (E^2 + halfSupport^2)`.
+ * The chance of believing a value with evidence E: `E^s / (E^s + halfSupport^s)`, s the persona's
+ * `sharpness` (default 2). A larger s makes a threshold: little belief below halfSupport, near
+ * certainty above it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { PERSONAS } from "../personas.ts";
  * import { beliefChance } from "./corroboration.ts";
- * assert.equal(beliefChance({ persona: PERSONAS.careful, evidence: 2 }), 0.5);
- * assert.ok(beliefChance({ persona: PERSONAS.careful, evidence: 1 }) < 0.25);
+ * const h = PERSONAS.careful.corroboration.halfSupport;
+ * assert.equal(beliefChance({ persona: PERSONAS.careful, evidence: h }), 0.5);
+ * assert.ok(beliefChance({ persona: PERSONAS.careful, evidence: h / 2 }) < 0.25);
  * ```
  */
 export function beliefChance(options: {
@@ -129,7 +132,8 @@ export function beliefChance(options: {
   /** Evidence E for the value. */
   evidence: number;
 }): number {
-  const e2 = options.evidence ** 2;
-  const h = options.persona.corroboration.halfSupport;
-  return e2 === 0 ? 0 : e2 / (e2 + h * h);
+  const s = options.persona.corroboration.sharpness ?? 2;
+  const e = options.evidence ** s;
+  const h = options.persona.corroboration.halfSupport ** s;
+  return e === 0 ? 0 : e / (e + h);
 }
