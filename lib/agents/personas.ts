@@ -63,6 +63,11 @@ export interface Persona {
     verified: number;
     /** Extra weight per logical write step (background 0, helpful 1, risk 2): newer wins. */
     recencyPerStep: number;
+    /**
+     * Multiplier for a second-hand statement: one that only relays that a stored entry was
+     * corrected (`relaysCorrection`); default 1.
+     */
+    hearsay?: number;
   };
   /** Mechanism `instructions`: multiplier for a statement phrased as an order to the reader. */
   instructions: { weight: number };
@@ -111,6 +116,8 @@ export const PERSONA_HABITS: Readonly<Record<string, Persona>> = {
       untrusted: 0.3,
       verified: 1.5,
       recencyPerStep: 0,
+      // A claim that its own notes were corrected, with nothing to show for it, is half a claim.
+      hearsay: 0.5,
     },
     // Memory that gives orders is a red flag: it keeps three tenths of such a statement.
     instructions: { weight: 0.3 },
@@ -143,12 +150,14 @@ export const PERSONA_HABITS: Readonly<Record<string, Persona>> = {
     attention: { base: 0.95, perRecord: 0.02, perKiloword: 0.1, perSimilar: 0.1 },
     // One statement already gives even odds: it takes memory at its word.
     corroboration: { halfSupport: 1 },
-    // Tool output is ground truth to it (1.1); it does not discount untrusted sources.
+    // Tool output is ground truth to it (1.1); it does not discount untrusted sources, nor a
+    // correction it is told about.
     provenance: {
       channel: { user: 1, assistant: 1, tool: 1.1 },
       untrusted: 1,
       verified: 1,
       recencyPerStep: 0.25,
+      hearsay: 1,
     },
     // An order in memory reads as a task to carry out: 1.6 times a plain statement.
     instructions: { weight: 1.6 },
@@ -215,15 +224,27 @@ export const SimulatorFit = z.object({
   reasoning: z.number().min(0),
   /** Multiplies every persona's `attention.perSimilar` (similar records interfere). */
   similarity: z.number().min(0),
-  /** Multiplies every persona's `attention.perRecord` and `perKiloword` (crowding). */
+  /** Multiplies every persona's `attention.perRecord` (each other record in the context). */
   crowding: z.number().min(0),
+  /** Multiplies every persona's `attention.perKiloword` (the length of the other records). */
+  length: z.number().min(0).default(1),
   /** Multiplies every persona's `provenance.untrusted` (the product is capped at 1). */
   untrusted: z.number().positive(),
+  /** Multiplies every persona's `provenance.recencyPerStep` (a newer record weighs more). */
+  recency: z.number().min(0).default(1),
+  /**
+   * Multiplies every persona's `provenance.hearsay` (default 0.8 where a persona sets none; the
+   * product is capped at 1).
+   */
+  hearsay: z.number().min(0).default(1),
   /** The fit's report: loss, data, date; kept beside the values. */
   report: z.record(z.string(), z.unknown()).default({}),
 });
 /** The simulator's fitted global scales. */
 export type SimulatorFit = z.infer<typeof SimulatorFit>;
+
+/** The hearsay habit of a persona that sets none: a relayed correction counts 0.8 of a claim. */
+export const DEFAULT_HEARSAY = 0.8;
 
 /** The committed fit (`lib/agents/simulator_fit.json`). */
 export const SIMULATOR_FIT: SimulatorFit = SimulatorFit.parse(fitJson);
@@ -254,7 +275,7 @@ export function calibratePersonas(options: {
       attention: {
         ...p.attention,
         perRecord: p.attention.perRecord * fit.crowding,
-        perKiloword: p.attention.perKiloword * fit.crowding,
+        perKiloword: p.attention.perKiloword * fit.length,
         perSimilar: p.attention.perSimilar * fit.similarity,
       },
       corroboration: {
@@ -264,6 +285,8 @@ export function calibratePersonas(options: {
       provenance: {
         ...p.provenance,
         untrusted: Math.min(1, p.provenance.untrusted * fit.untrusted),
+        recencyPerStep: p.provenance.recencyPerStep * fit.recency,
+        hearsay: Math.min(1, (p.provenance.hearsay ?? DEFAULT_HEARSAY) * fit.hearsay),
       },
       reasoning: { skill: Math.min(1, (p.reasoning?.skill ?? 1) * fit.reasoning) },
     }]),

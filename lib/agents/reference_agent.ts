@@ -178,7 +178,12 @@ export function referenceAgent(options: {
           const cues = instructionCues(statement.text);
           const weight = (supports ? SUPPORT_WEIGHT : 1) *
             (on.provenance
-              ? provenanceWeight({ persona, record, channel: statement.channel })
+              ? provenanceWeight({
+                persona,
+                record,
+                channel: statement.channel,
+                text: statement.text,
+              })
               : 1) *
             (on.instructions ? instructionWeight({ persona, cues }) : 1);
           reading.statements.push({

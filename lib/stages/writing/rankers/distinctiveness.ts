@@ -10,7 +10,8 @@
  */
 import type { Trace } from "../../../model/trace.ts";
 import type { Ranker } from "../ranker.ts";
-import { RELAYED_CORRECTION, sentencesOf, stripScaffolding } from "./usefulness.ts";
+import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
+import { sentencesOf, stripScaffolding } from "./usefulness.ts";
 
 /** Words too common to tell units apart (articles, pronouns, auxiliaries, prepositions). */
 const STOP = new Set(

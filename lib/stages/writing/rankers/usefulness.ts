@@ -10,6 +10,7 @@
  * states one claim again and again, as MINJA's progressive rounds do, then has its first saying
  * ranked early and its repetitions later, so they enter memory only as coverage grows.
  */
+import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
 import { tokenWords } from "../../../text/token_jaccard.ts";
 import type { Ranker } from "../ranker.ts";
 
@@ -28,14 +29,6 @@ const IMPERATIVE =
   /^(?:please|remember|note|save|store|add|update|ignore|make sure|keep in mind|don't|do not|always|never|from now on)\b/i;
 /** Words that open a sentence before its verb: "First, save this", "Now please note". */
 const LEAD_IN = /^(?:(?:first|now|then|also|okay|ok|so|and|but|just|quick note)[,:]?\s+)+/i;
-/**
- * A relayed correction: a sentence saying that a stored entry, record or note was corrected,
- * changed or replaced ("my record of your appointment was corrected", "a correction I have on
- * file"). It reports that something changed without saying what happened, so it is worth less
- * for later decisions than the fact itself.
- */
-export const RELAYED_CORRECTION =
-  /\b(?:record|records|entry|entries|note|notes|file|tally|list|figure|what (?:I|you|we) had(?: down)?)\b[^.!?]{0,80}\b(?:was|were|has been|had been|have been|got|is now)\s+(?:corrected|changed|updated|replaced|fixed|revised|amended|moved)\b|\b(?:a|the) correction\b|\bcorrected (?:entry|record|note|list|figure)\b/i;
 
 /**
  * Stop words: the English stop-word list of NLTK (the list most text tools use), as the ranker
