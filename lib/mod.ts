@@ -127,6 +127,7 @@ export {
 } from "./models/model_catalog.ts";
 export type { ModelEndpoint, ModelOptionKey, ModelOverrides } from "./models/model_catalog.ts";
 export { CachedReply, CacheFileError, ResponseCache } from "./models/response_cache.ts";
+export type { CacheWriteProblem } from "./models/response_cache.ts";
 export { RequestLimiter } from "./models/request_limiter.ts";
 export type { LimiterStats, RequestOutcome, RequestSlot } from "./models/request_limiter.ts";
 export {
@@ -141,6 +142,9 @@ export { adaptResponseFormat, schemaInstruction } from "./models/structured_outp
 export type { PromptMessage } from "./models/structured_output.ts";
 export { checkEndpoint } from "./models/check_endpoint.ts";
 export type { EndpointCheck, ProbeResult } from "./models/check_endpoint.ts";
+export { isSpendCapReached, SpendCap, SpendCapReached } from "./models/spend_cap.ts";
+export { callScope, withCallScope } from "./models/call_scope.ts";
+export type { CallRecord, CallScope } from "./models/call_scope.ts";
 
 // Agents: the answering side, offline reference agent and LLM agents
 export { llmAgent } from "./agents/llm_agent.ts";
@@ -172,8 +176,11 @@ export {
   judgePrompts,
   llmJudge,
   VERDICT_FORMAT,
+  VERDICT_OUTCOMES,
+  verdictLabels,
   VerdictReply,
 } from "./judges/llm_judge.ts";
+export type { VerdictOutcome } from "./judges/llm_judge.ts";
 export { selfJudge } from "./judges/self_judge.ts";
 export { formatTrajectory } from "./judges/format_trajectory.ts";
 export type { TrajectoryMessage } from "./judges/format_trajectory.ts";
@@ -183,6 +190,7 @@ export { committedAnswer } from "./judges/committed_answer.ts";
 export type { Commitment } from "./judges/committed_answer.ts";
 export { judgeRows } from "./judges/judge_rows.ts";
 export type { JudgeLabel, JudgeQuestion } from "./judges/judge_rows.ts";
+export { finalAnswer } from "./judges/final_answer.ts";
 
 // Data: datasets, benchmark builders, attack templates and targets
 export type { DatasetLoader, DatasetOptions } from "./data/dataset.ts";
@@ -286,7 +294,8 @@ export {
 } from "./run/error_summary.ts";
 export type { ErrorSummary } from "./run/error_summary.ts";
 export { jupyterProgress, jupyterStatus } from "./run/jupyter_progress.ts";
-export { modelSetup, parseModelOptions } from "./run/model_setup.ts";
+export { modelSetup } from "./run/model_setup.ts";
+export { parseModelOptions } from "./models/model_options.ts";
 export type { ModelSetup } from "./run/model_setup.ts";
 export { readRowsFile } from "./run/rows_file.ts";
 
@@ -309,6 +318,9 @@ export {
   runManifest,
   writeManifest,
 } from "./run/run_manifest.ts";
+export { finishedManifestPath } from "./run/run_manifest.ts";
+export { fingerprintDifferences, runFingerprint } from "./run/run_fingerprint.ts";
+export type { RunFingerprint } from "./run/run_fingerprint.ts";
 export { lockOut, lockPath, OutLockedError } from "./run/out_lock.ts";
 export type { OutLock } from "./run/out_lock.ts";
 export { RequestPlan } from "./run/plan/request_plan.ts";
@@ -327,6 +339,8 @@ export { formatRunPlan } from "./run/plan/format_plan.ts";
 export { sweepShape } from "./run/plan/sweep_shape.ts";
 export { modelPrices, planSweepRun } from "./run/plan/plan_sweep_run.ts";
 export type { PlanSetup, SweepRunPlan } from "./run/plan/plan_sweep_run.ts";
+export { planRun } from "./run/plan/plan_sweep_run.ts";
+export { addEntries, scaleEntries } from "./run/plan/scale_plan.ts";
 
 // Batch runs (provider batch APIs): write requests, import results
 export {
@@ -391,6 +405,14 @@ export { judgeAgreement } from "./stats/judge_agreement.ts";
 export { annotatorAgreement } from "./stats/annotator_agreement.ts";
 export type { AnnotatorAgreement } from "./stats/annotator_agreement.ts";
 export { readJudgeLabels } from "./stats/read_judge_labels.ts";
+export { judgeSensitivity } from "./stats/judge_sensitivity.ts";
+export type {
+  JudgedRow,
+  JudgedRun,
+  JudgeSensitivity,
+  SensitivityAgreement,
+  SensitivityMetric,
+} from "./stats/judge_sensitivity.ts";
 
 // Notebook set-up and experiments (what the notebooks call)
 export { REPO_ROOT, repoCachePath, repoDataDir, repoPath } from "./experiments/repo_paths.ts";
@@ -424,6 +446,7 @@ export {
   traceLoadExperiment,
 } from "./experiments/stage_experiments.ts";
 export type { ExperimentResult } from "./experiments/stage_experiments.ts";
+export { reproduceExperiments } from "./experiments/reproduce_experiments.ts";
 export { judgeTrajectories } from "./experiments/judge_trajectories.ts";
 export { anatomy } from "./experiments/anatomy.ts";
 export type { Anatomy } from "./experiments/anatomy.ts";

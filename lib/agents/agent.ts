@@ -28,6 +28,11 @@ export interface AgentOutput {
   reasoning?: string | null;
   /** The model's finish reason (`stop`, ...); default none. */
   stopReason?: string | null;
+  /**
+   * True when the model refused to answer (then `output` is the refusal text): an answer,
+   * graded as an abstention (neither correct nor the target); default false.
+   */
+  refusal?: boolean;
 }
 
 /** An agent: the offline reference reader or a real model. */

@@ -5,8 +5,16 @@
  * `--memory-placement tool` the model must first call `search_memory`, which a tool node answers
  * with exactly the controlled context. The trajectory is the chat transcript in OpenAI message
  * format, which the trajectory judge reads.
+ *
+ * Where the graph is one model call (memory in the system prompt or the user's turn: START ->
+ * call_model -> END), its node is run directly, with the same state, messages and trajectory
+ * (`tests/agents/llm_agent_test.ts` checks them against `graph.invoke`): LangGraph's runtime
+ * costs 1-3 ms of CPU per trial, more than everything else the kit does for a request. The tool
+ * placement's loop runs on LangGraph, with no LangSmith run tree built per runnable unless
+ * tracing is asked for (`LANGSMITH_TRACING=true`).
  */
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { MemoryRecord } from "../model/memory_record.ts";
 import type { ModelUsage } from "../model/model_usage.ts";
 import type { MemoryPlacement } from "../model/trial_row.ts";
@@ -36,8 +44,39 @@ const State = Annotation.Root({
   stopReason: Annotation<string | null>,
 });
 
+/** The usage channel's default (no call made yet). */
+const _NO_USAGE: ModelUsage = { cacheHit: true, promptTokens: null, completionTokens: null };
+
 function _sum(a: number | null, b: number | null): number | null {
   return a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+}
+
+/** Whether LangSmith tracing was asked for (then LangGraph builds its run trees as usual). */
+function _tracing(): boolean {
+  try {
+    return ["LANGSMITH_TRACING", "LANGCHAIN_TRACING_V2", "LANGCHAIN_TRACING"]
+      .some((name) => Deno.env.get(name) === "true");
+  } catch {
+    return false; // no env permission: nobody asked
+  }
+}
+
+let _runTreesOff = false;
+
+/**
+ * LangChain core builds a LangSmith `RunTree` (tracing disabled) for every runnable LangGraph
+ * runs, to carry its config; with tracing off that tree is never sent anywhere. Ask it not to
+ * build one: the config still reaches every node, which receives it as an argument.
+ */
+function _noRunTrees(): void {
+  if (_runTreesOff || _tracing()) return;
+  _runTreesOff = true;
+  const provider = AsyncLocalStorageProviderSingleton as unknown as {
+    runWithConfig(config: unknown, callback: unknown, avoidCreatingRootRunTree?: boolean): unknown;
+  };
+  const runWithConfig = provider.runWithConfig.bind(provider);
+  provider.runWithConfig = (config, callback, avoid) =>
+    runWithConfig(config, callback, avoid ?? true);
 }
 
 /** A transcript message in OpenAI format (what the trajectory judge formats). */
@@ -54,6 +93,7 @@ function _openai(m: ChatMessage): Record<string, unknown> {
     }),
     ...(m.toolCallId !== undefined && { tool_call_id: m.toolCallId }),
     ...(m.reasoning && { reasoning: m.reasoning }),
+    ...(m.refusal && { refusal: m.refusal }),
   };
 }
 
@@ -86,7 +126,12 @@ export function llmAgent(options: {
   client: ModelClient;
   /** Where the retrieved records go; default `system` (LangGraph's memory agents). */
   memoryPlacement?: MemoryPlacement;
-}): Agent & { client: ModelClient; memoryPlacement: MemoryPlacement } {
+}): Agent & {
+  client: ModelClient;
+  memoryPlacement: MemoryPlacement;
+  /** The compiled LangGraph graph (what `answer` runs, node by node where it is one call). */
+  graph: { invoke(input: Record<string, unknown>): Promise<unknown> };
+} {
   const { client } = options;
   const placement = options.memoryPlacement ?? "system";
   const useTool = placement === "tool";
@@ -105,6 +150,8 @@ export function llmAgent(options: {
       trial: s.trial,
       // The first step must search memory; afterwards the model may answer.
       ...(tools && { tools, toolChoice: searched ? "auto" : FORCE_SEARCH_MEMORY }),
+      // A refusal is an answer (an abstention), not a failed call.
+      acceptRefusal: true,
     });
     // Only the visible answer is the output (judged, graded); the reasoning stays beside it.
     const message: ChatMessage = {
@@ -112,6 +159,7 @@ export function llmAgent(options: {
       content: r.content,
       ...(r.reasoning && { reasoning: r.reasoning }),
       ...(r.toolCalls.length > 0 && { toolCalls: r.toolCalls }),
+      ...(r.refusal && { refusal: r.refusal }),
     };
     return {
       messages: [message],
@@ -147,11 +195,14 @@ export function llmAgent(options: {
     .addEdge(SEARCH_MEMORY, "call_model")
     .compile();
 
+  if (useTool) _noRunTrees();
+
   return {
     id: `llm:${client.endpoint.id}`,
     simulated: false,
     memoryPlacement: placement,
     client,
+    graph,
     async answer({ instance, context, seed, trial = 0 }) {
       const opening = agentMessages({
         query: instance.query,
@@ -159,24 +210,33 @@ export function llmAgent(options: {
         context,
         placement,
       });
-      const final = await graph.invoke({
+      const input = {
         context,
         // Twins share the seed; each trial gets its own, so repeats are independent samples.
         seed: deriveSeed(seed, "trial", trial),
         trial,
         messages: opening,
         stopReason: null,
-      });
+      };
+      let final: Pick<typeof State.State, "messages" | "usage" | "stopReason">;
+      if (useTool) final = await graph.invoke(input);
+      else {
+        // START -> call_model -> END: the node, with the state the graph would give it.
+        const step = await callModel({ ...input, calls: 0, usage: _NO_USAGE });
+        final = { ...step, messages: [...opening, ...step.messages] };
+      }
       const last = final.messages.at(-1)!;
       if (last.role !== "assistant" || (last.toolCalls?.length ?? 0) > 0) {
         throw new RangeError(`agent llm:${client.endpoint.id}: the last message is not an answer`);
       }
       return {
-        output: last.content,
+        // A refusal is the answer: its text is the output, graded as an abstention.
+        output: last.refusal ?? last.content,
         trajectory: final.messages.map(_openai),
         usage: final.usage,
         reasoning: last.reasoning ?? null,
         stopReason: final.stopReason ?? null,
+        ...(last.refusal !== undefined && { refusal: true }),
       };
     },
   };

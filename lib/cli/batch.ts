@@ -24,11 +24,11 @@ import {
 import {
   checkSweepPlan,
   MODEL_OPTIONS,
+  rolesOf,
   SWEEP_OPTIONS,
-  sweepArgsFromValues,
   sweepCommand,
 } from "./sweep_args.ts";
-import { modelSetupOptions, sweepOptionsFromArgs } from "./sweep_options.ts";
+import { modelSetupOptions, sweepOptionsFrom } from "./sweep_options.ts";
 import { sweepMain } from "./sweep.ts";
 
 // Provider messages and echoed command lines pass the redaction layer before they are printed.
@@ -70,19 +70,12 @@ export const exportCommand = defineCommand({
 
 async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promise<void> {
   const v = parsed.values;
-  const args = sweepArgsFromValues(v, parsed.given, {
-    out: v.out ?? "(batch)",
-    quiet: true,
-    resume: false,
-    retryErrors: false,
-    allowErrors: true,
-  });
   // One pass plans the whole sweep on stand-in replies; the earliest round with requests to
   // send was built from cached answers only, so its requests are exactly the run's.
   const plan = await planSweepRun({
-    setup: modelSetupOptions({ args }),
+    setup: modelSetupOptions({ values: v, judge: rolesOf(v).judge }),
     build: async (models) => ({
-      ...await sweepOptionsFromArgs({ args, models }),
+      ...await sweepOptionsFrom({ parsed, models }),
       progress: v.quiet ? silentProgress : terminalProgress({ label: "planning" }),
     }),
     writeAhead: true,
@@ -91,7 +84,7 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
   console.log(formatRunPlan({
     title: [
       "BATCH EXPORT: nothing is sent; the requests of the next round are written.",
-      `Plan: ${sweepShape({ stage: args.stage, rows: plan.rows })}`,
+      `Plan: ${sweepShape({ stage: v.stage, rows: plan.rows })}`,
     ],
     entries: plan.entries,
     costs: plan.costs,
@@ -107,7 +100,7 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
   const counts = PHASES.map((p) => [p, requests.filter((r) => r.phase === p).length] as const)
     .filter(([, n]) => n > 0);
   const files = await writeBatchRequests({ path: v.batchOut, requests });
-  recordBatchExport({ cachePath: args.cache, round: plan.round, requests });
+  recordBatchExport({ cachePath: v.cache, round: plan.round, requests });
   const index = plan.rounds.indexOf(plan.round) + 1;
   console.log(
     `\nRound ${index} of ${plan.rounds.length}: ${requests.length} requests (${
@@ -118,7 +111,7 @@ async function _export(parsed: Parsed<typeof exportCommand.spec.options>): Promi
   console.log(
     "Next: submit each file to the Batch API (endpoint /v1/chat/completions), download its " +
       "output, run `deno task batch import --batch-in OUTPUT" +
-      (args.cache === ".memgauge/cache.sqlite" ? "" : ` --cache ${args.cache}`) +
+      (v.cache === ".memgauge/cache.sqlite" ? "" : ` --cache ${v.cache}`) +
       "`, then run this export again: it writes the next round, or says the sweep is complete.",
   );
 }

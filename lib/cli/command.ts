@@ -15,7 +15,7 @@
  *
  * Exit codes: 0 done; 1 failed (a download, a notebook cell, a bug: one line, the stack trace
  * with `MEMGAUGE_DEBUG=1`); 2 bad input (one line, nothing written); 3 finished, but with
- * error rows (`--allow-errors` makes that 0).
+ * error rows (`--allow-errors` makes that 0); 4 stopped at `--max-cost` (resumable).
  *
  * Adopting it for a command (e.g. `lib/cli/systems.ts`): declare the options with `opt.*`
  * (reuse `MODEL_OPTIONS`/`SWEEP_OPTIONS` from `sweep_args.ts` where they mean the same), put
@@ -62,8 +62,9 @@ import { pathProblem, type PathUse } from "../io/path_problem.ts";
 import { exitTask } from "../plugins/exit_guard.ts";
 import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
-import { type ErrorSummary, formatErrorSummary } from "../run/error_summary.ts";
+import { type ErrorSummary, formatErrorSummary, type RequestFix } from "../run/error_summary.ts";
 import type { PluginError } from "../plugins/plugins.ts";
+import { FieldError } from "../model/field_error.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
 export class CliError extends Error {
@@ -71,7 +72,7 @@ export class CliError extends Error {
 }
 
 /** The exit codes of every task. */
-export const EXIT = { ok: 0, failed: 1, badInput: 2, errorRows: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, badInput: 2, errorRows: 3, stopped: 4 } as const;
 
 /** How an option's path is checked before any work (see `pathProblem`). */
 export interface PathCheck {
@@ -114,6 +115,11 @@ export interface OptionSpec<T = unknown, R extends boolean = boolean> {
   readonly schema?: z.ZodType;
   /** The value may be a key given by mistake (`--api-key-env sk-...`): errors never show it. */
   readonly secret?: boolean;
+  /**
+   * False for an option that changes how a run goes, not its rows (`--concurrency`, `--out`):
+   * left out of the run manifest, so a resume may change it. Default true.
+   */
+  readonly manifest?: boolean;
 }
 
 /**
@@ -139,6 +145,25 @@ export const ENV_VAR_NAME: z.ZodType<string> = z.string()
     "expected an environment variable name, not a key",
   );
 
+/**
+ * A library's FieldError in the command's terms: the option that feeds the field (its
+ * camelCase name, or the last part of its declared `field`) replaces the field's name
+ * (`judge: required ...` -> `--judge: required ...`). Any other error is returned as it is.
+ */
+export function wordFieldError(
+  error: unknown,
+  options: Readonly<Record<string, OptionSpec>>,
+): unknown {
+  if (!(error instanceof FieldError)) return error;
+  const name = Object.keys(options).find((n) =>
+    _camel(n) === error.field || options[n].field?.split(".").pop() === error.field
+  );
+  if (name === undefined) return error;
+  return new CliError(
+    `--${name}${error.value === undefined ? "" : ` ${error.value}`}: ${error.detail}`,
+  );
+}
+
 /** Thrown by converters: what was expected. */
 class _Invalid extends Error {}
 
@@ -153,6 +178,7 @@ interface _Common {
   required?: true;
   path?: PathCheck;
   secret?: true;
+  manifest?: false;
 }
 
 type _Req<O> = O extends { default: unknown } ? true : O extends { required: true } ? true : false;
@@ -193,6 +219,7 @@ function _spec<T, R extends boolean>(
     path: o.path,
     schema: o.schema,
     secret: o.secret,
+    manifest: o.manifest,
     ...rest,
     placeholder: o.placeholder ?? rest.placeholder,
   };
@@ -201,7 +228,7 @@ function _spec<T, R extends boolean>(
 /** Option builders: one per kind of value. */
 export const opt = {
   /** A boolean switch, off unless given. */
-  flag(o: { description: string }): OptionSpec<boolean, true> {
+  flag(o: { description: string; manifest?: false }): OptionSpec<boolean, true> {
     return _spec<boolean, true>({ ...o, default: false }, {
       kind: "flag",
       placeholder: "",
@@ -620,12 +647,16 @@ export function defineCommand<const O extends Record<string, OptionSpec>>(
         argv: all,
         rest,
       };
-      spec.check?.(result.values, {
-        given: result.given,
-        positionals,
-        label: (name) =>
-          _label(name, sources.get(name) === "env" ? spec.options[name].env : undefined),
-      });
+      try {
+        spec.check?.(result.values, {
+          given: result.given,
+          positionals,
+          label: (name) =>
+            _label(name, sources.get(name) === "env" ? spec.options[name].env : undefined),
+        });
+      } catch (e) {
+        throw wordFieldError(e, spec.options);
+      }
       return result;
     },
     checkPaths(parsed) {
@@ -728,7 +759,11 @@ export async function execute<O extends Record<string, OptionSpec>>(options: {
     command.checkPaths(parsed);
     return (await options.main(parsed)) ?? EXIT.ok;
   } catch (error) {
-    return reportError({ name: command.spec.name, error, stderr: options.stderr });
+    return reportError({
+      name: command.spec.name,
+      error: wordFieldError(error, command.spec.options),
+      stderr: options.stderr,
+    });
   }
 }
 
@@ -855,6 +890,13 @@ export function errorRowsExit(options: {
   retryLabel?: string;
   /** `--allow-errors`: exit 0 anyway. */
   allowErrors: boolean;
+  /**
+   * Requests the endpoint refused as sent (`requestFixes`): asking again cannot help, so they
+   * are printed with the model options that change them; default none.
+   */
+  fixes?: readonly RequestFix[];
+  /** The command that runs again with those model options (a new run); default none. */
+  fixCommand?: string;
   /** Line sink; default `console.error`. */
   stderr?: (line: string) => void;
 }): number {
@@ -862,7 +904,21 @@ export function errorRowsExit(options: {
   if (summary.errors === 0) return EXIT.ok;
   const stderr = options.stderr ?? ((l: string) => console.error(l));
   stderr(`memgauge ${options.name}: ${formatErrorSummary(summary)}.`);
-  stderr(`${options.retryLabel ?? "Rerun only them"}: ${options.retry}`);
+  const fixes = options.fixes ?? [];
+  for (const f of fixes) {
+    stderr(
+      `The endpoint of ${f.model} refused ${f.refused} in ${f.rows} rows: asking again with the ` +
+        `same options cannot help; --model-option ${f.option} sends what it takes (deno task ` +
+        `models check --model ${f.model} lists what an endpoint accepts).`,
+    );
+  }
+  if (fixes.length > 0 && options.fixCommand) {
+    stderr(`Run again with the request changed (a new run): ${options.fixCommand}`);
+  }
+  const fixed = fixes.reduce((n, f) => n + f.rows, 0);
+  if (fixed < summary.errors) {
+    stderr(`${options.retryLabel ?? "Rerun only them"}: ${options.retry}`);
+  }
   stderr(
     options.allowErrors
       ? "Exit code 0 because of --allow-errors."

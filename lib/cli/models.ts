@@ -4,7 +4,7 @@
  */
 import { checkEndpoint, type EndpointCheck, type ProbeResult } from "../models/check_endpoint.ts";
 import { MODEL_CATALOG, resolveModelEndpoint } from "../models/model_catalog.ts";
-import { parseModelOptions } from "../run/model_setup.ts";
+import { parseModelOptions } from "../models/model_options.ts";
 import {
   CliError,
   type CommandGroup,

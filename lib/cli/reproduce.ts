@@ -12,30 +12,37 @@ import { basename } from "node:path";
 import { DATASETS } from "../data/datasets.ts";
 import { loadInstanceFile } from "../data/load_instance_file.ts";
 import { FIGURES } from "../experiments/figures/figures.ts";
-import { figure3, figure3Column } from "../experiments/figures/figure3.ts";
 import type { FigureResult } from "../experiments/figures/figure_result.ts";
 import { saveFigure } from "../experiments/figures/figure_result.ts";
-import { midIntervals } from "../experiments/figures/mid_intervals.ts";
-import { stageExperiment } from "../experiments/stage_experiments.ts";
+import { reproduceExperiments } from "../experiments/reproduce_experiments.ts";
 import { explorePayload, pairSummaries } from "../explore/explore_data.ts";
 import { explorerPage } from "../explore/explorer_page.ts";
 import { trialLinks } from "../explore/trial_links.ts";
-import { figureIndex } from "../figures/figure_index.ts";
 import type { PairTrajectory } from "../model/pair_trajectory.ts";
+import { figureIndex } from "../figures/figure_index.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import type { TrialRow } from "../model/trial_row.ts";
-import { errorSummary } from "../run/error_summary.ts";
+import { redact } from "../models/redact.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
+import { errorSummary, requestFixes } from "../run/error_summary.ts";
 import { modelSetup } from "../run/model_setup.ts";
-import { terminalProgress } from "../run/progress.ts";
+import { parseModelOptions } from "../models/model_options.ts";
+import { formatRunPlan } from "../run/plan/format_plan.ts";
+import { planRun } from "../run/plan/plan_sweep_run.ts";
+import { sweep } from "../run/sweep.ts";
+import { silentProgress, terminalProgress } from "../run/progress.ts";
 import {
   commandLine,
   defineCommand,
   errorRowsExit,
+  EXIT,
   opt,
   type Parsed,
   runCommand,
 } from "./command.ts";
-import { checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { agentSpecs, checkModelIds, MODEL_OPTIONS, rolesOf, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { modelSetupOptions } from "./sweep_options.ts";
+import { pilotLines } from "./plan_text.ts";
 import { pathProblem } from "../io/path_problem.ts";
 import { CliError } from "./command.ts";
 
@@ -54,9 +61,7 @@ export const reproduceCommand = defineCommand({
     `${MANIFEST} is written last and lists every file with its SHA-256: a directory without ` +
     "it holds an interrupted run. Figures, in order: figure3_stages and its three columns, " +
     `mid_intervals (from the three stage sweeps), then ${FIGURES.ids().join(", ")}. The ` +
-    "management column draws every registered policy (a --plugin's too). explorer.html beside " +
-    "index.html holds every pair behind the figures (deno task explore's page); index.html " +
-    "links each figure's operating points to them.",
+    "management column draws every registered policy (a --plugin's too).",
   options: {
     out: opt.string({
       description: "Output directory (created when its parent exists).",
@@ -67,12 +72,35 @@ export const reproduceCommand = defineCommand({
     }),
     dataset: { ...SWEEP_OPTIONS.dataset, env: "MEMGAUGE_DATASET" },
     agent: { ...SWEEP_OPTIONS.agent, env: "MEMGAUGE_AGENTS" },
+    model: opt.list("string", {
+      description: "Shorthand for --agent llm:MODEL,... (not with --agent): the paper's agent " +
+        "over each model (catalog ids, or any name with --base-url).",
+      placeholder: "MODEL,...",
+      example: "gpt-5.4,gemini-2.5-flash",
+      defaultText: "none",
+    }),
     judge: { ...MODEL_OPTIONS.judge, env: "MEMGAUGE_JUDGE" },
+    ranker: {
+      ...SWEEP_OPTIONS.ranker,
+      description: SWEEP_OPTIONS.ranker.description.replace(
+        /^Writing-stage ranker/,
+        "Writing-stage ranker of every sweep (Figure 5 compares its own rankers)",
+      ),
+    },
     "base-url": { ...MODEL_OPTIONS["base-url"], env: "MEMGAUGE_BASE_URL" },
+    "api-key-env": MODEL_OPTIONS["api-key-env"],
+    "model-option": MODEL_OPTIONS["model-option"],
     cache: { ...MODEL_OPTIONS.cache, env: "MEMGAUGE_CACHE" },
     concurrency: MODEL_OPTIONS.concurrency,
     "max-retries": MODEL_OPTIONS["max-retries"],
+    "max-cost": MODEL_OPTIONS["max-cost"],
     timeout: MODEL_OPTIONS.timeout,
+    "dry-run": opt.flag({
+      description: "Send nothing and write nothing: print the plan of every experiment this " +
+        "command would run (model requests by phase after identical requests are merged and " +
+        "after cache hits, estimated tokens, cost per model live and batch) and what a pilot " +
+        "(--limit 2) would cost. Reads no key.",
+    }),
     seed: SWEEP_OPTIONS.seed,
     limit: {
       ...SWEEP_OPTIONS.limit,
@@ -91,8 +119,22 @@ export const reproduceCommand = defineCommand({
   examples: [
     "deno task reproduce",
     "deno task reproduce --agent llm:gpt-5.4-mini --judge llm:gpt-5.4-mini --out figures-gpt",
+    "deno task reproduce --dataset locomo --model gpt-5.4,gemini-2.5-flash --dry-run",
   ],
   check(v, { label, given }) {
+    if (given("model") && given("agent")) {
+      throw new CliError("--model: is shorthand for --agent llm:MODEL,...; give one, not both");
+    }
+    if (given("api-key-env") && !given("base-url")) {
+      throw new CliError(
+        "--api-key-env: applies with --base-url only (catalog models read the variable named " +
+          "in data/models.json)",
+      );
+    }
+    parseModelOptions({ specs: v.modelOption, baseUrl: v.baseUrl !== undefined });
+    // The one rule of every command: a mix of offline and model agents names its judge and
+    // ranker (as the sweep asks), before any instance is built.
+    rolesOf(v);
     if (!DATASETS.has(v.dataset) && !v.dataset.endsWith(".json")) {
       throw new RangeError(
         `${label("dataset")}: unknown dataset ${JSON.stringify(v.dataset)} (expected one of ${
@@ -100,11 +142,18 @@ export const reproduceCommand = defineCommand({
         }, or a path ending in .json)`,
       );
     }
-    checkModelIds({ agent: v.agent, judge: [_judge(v)] }, v.baseUrl);
+    checkModelIds(
+      {
+        [given("model") ? "model" : "agent"]: agentSpecs(v),
+        judge: [_judge(v)],
+        ranker: v.ranker === undefined ? [] : [v.ranker],
+      },
+      v.baseUrl,
+    );
     // As the sweep refuses it: an endpoint no model of this run would call.
-    if (given("base-url") && ![...v.agent, _judge(v)].some((id) => id.startsWith("llm:"))) {
+    if (given("base-url") && ![...agentSpecs(v), _judge(v)].some((id) => id.startsWith("llm:"))) {
       throw new CliError(
-        `${label("base-url")}: no model is used (agent ${v.agent.join(",")}, judge ${
+        `${label("base-url")}: no model is used (agent ${agentSpecs(v).join(",")}, judge ${
           _judge(v)
         }); add an llm: agent or judge`,
       );
@@ -112,27 +161,120 @@ export const reproduceCommand = defineCommand({
   },
 });
 
-/** `--judge`, or the default for the agents (`llm:self` for llm: agents, else deterministic). */
-function _judge(v: { judge?: string; agent: string[] }): string {
-  return v.judge ?? (v.agent.every((a) => a.startsWith("llm:")) ? "llm:self" : "deterministic");
+/** `--judge`, or the default for the agents (`defaultRoles`, as every command). */
+const _judge = (v: Parameters<typeof rolesOf>[0]) => rolesOf(v).judge;
+
+type _Values = Parsed<typeof reproduceCommand.spec.options>["values"];
+
+/** How models are reached: one place for the run and its plan (a plan spends nothing). */
+function _setup(v: _Values) {
+  return modelSetupOptions({ values: { ...v, maxCost: undefined }, judge: _judge(v) });
 }
 
 async function _main(parsed: Parsed<typeof reproduceCommand.spec.options>): Promise<number> {
   const v = parsed.values;
+  if (v.dryRun) return await _dryRun(parsed);
   // Same agent resolution as the sweep CLI and the notebooks.
-  const models = modelSetup({
-    baseUrl: v.baseUrl,
-    judge: _judge(v),
-    cachePath: v.cache,
-    concurrency: v.concurrency,
-    maxRetries: v.maxRetries,
-    timeoutMs: v.timeout,
-  });
+  const models = modelSetup(modelSetupOptions({ values: v, judge: _judge(v) }));
   try {
     return await _reproduce(parsed, models);
+  } catch (e) {
+    if (!isSpendCapReached(e)) throw e;
+    const spend = models.spend!;
+    console.error(
+      `memgauge reproduce: stopped before the estimated spend crossed --max-cost ${spend.usd} ` +
+        `USD (${spend.spentUsd.toFixed(4)} USD spent on ${spend.requests} requests); the ` +
+        `answers received are cached and ${v.out}/${MANIFEST} is not written.`,
+    );
+    console.error(
+      `Go on with (cached answers cost nothing; a new --max-cost caps the rest): ${
+        redact({ text: commandLine({ name: "reproduce", argv: parsed.argv }) })
+      }`,
+    );
+    return EXIT.stopped;
   } finally {
     models.close();
   }
+}
+
+/** `--dry-run`: every experiment planned over stand-in replies; nothing sent, nothing written. */
+async function _dryRun(parsed: Parsed<typeof reproduceCommand.spec.options>): Promise<number> {
+  const v = parsed.values;
+  const file = v.dataset.endsWith(".json")
+    ? pathProblem({ path: v.dataset, use: "input-file", nonEmpty: true })
+    : null;
+  if (file) throw new CliError(`${_datasetLabel(parsed, "dataset")}: ${file}`);
+  const started = performance.now();
+  const agents = agentSpecs(v);
+  let rows = 0;
+  const planOf = (limit: number | undefined, count: boolean) =>
+    planRun({
+      setup: _setup(v),
+      run: (models) =>
+        reproduceExperiments({
+          dataset: v.dataset,
+          agents: models.agents(agents),
+          models,
+          base: { ranker: rolesOf(v).ranker },
+          seed: v.seed,
+          n: limit,
+          // A plan needs the requests, not the intervals.
+          resamples: 1,
+          progress: () => silentProgress,
+          status: (message) => console.error(message),
+          // Rows of the sweeps, as the run would write them.
+          sweep: async (options) => {
+            const done = await sweep(options);
+            if (count) rows += done.length;
+            return done;
+          },
+          onFigure: () => {},
+        }),
+    });
+  const plan = await planOf(v.limit, true);
+  // What a pilot would send: the same experiments on 2 instances (the instances are built).
+  const pilot = v.limit !== undefined && v.limit <= 2 ? null : await planOf(2, false);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(formatRunPlan({
+    title: [
+      "DRY RUN: nothing was sent and no file was written.",
+      `Plan: every experiment of deno task reproduce on ${v.dataset}` +
+      `${v.limit !== undefined ? ` (first ${v.limit} instances)` : ""} with ${
+        agents.join(", ")
+      }, judge ${_judge(v)}: ${rows.toLocaleString("en-US")} rows (planned in ${
+        seconds.toFixed(1)
+      } s).`,
+    ],
+    entries: plan.entries,
+    costs: plan.costs,
+    judgeUpperBound: plan.judgeUpperBound,
+    notes: [
+      ...pilotLines({
+        pilot,
+        command: redact({
+          text: commandLine({
+            name: "reproduce",
+            argv: parsed.argv.filter((a, i, all) => a !== "--limit" && all[i - 1] !== "--limit"),
+            drop: ["dry-run"],
+            add: ["--limit", "2"],
+          }),
+        }),
+      }),
+      ...(v.maxCost !== undefined ? _capLine(v.maxCost, plan.costs) : []),
+    ],
+  }));
+  return 0;
+}
+
+/** Whether the plan's live cost crosses `--max-cost`. */
+function _capLine(cap: number, costs: { liveUsd: number | null }[]): string[] {
+  const live = costs.reduce((s, c) => s + (c.liveUsd ?? 0), 0);
+  return [
+    live > cap
+      ? `--max-cost ${cap}: the plan's live cost (${live.toFixed(2)} USD) crosses it; the run ` +
+        "stops before it does and prints the command that goes on."
+      : `--max-cost ${cap}: the plan's live cost (${live.toFixed(2)} USD) stays under it.`,
+  ];
 }
 
 async function _reproduce(
@@ -143,16 +285,17 @@ async function _reproduce(
   const dir = v.out;
   const dataset = v.dataset;
   const file = v.dataset.endsWith(".json")
-    ? pathProblem({ path: v.dataset, use: "input-file", nonEmpty: true, utf8: true })
+    ? pathProblem({ path: v.dataset, use: "input-file", nonEmpty: true })
     : null;
   if (file) throw new CliError(`${_datasetLabel(parsed, "dataset")}: ${file}`);
   // A malformed instance file fails here, before anything is printed or written.
   if (v.dataset.endsWith(".json")) await loadInstanceFile(v.dataset);
-  const agents = models.agents(v.agent);
+  const agents = models.agents(agentSpecs(v));
   const options = {
     dataset,
     agents,
     models,
+    base: { ranker: rolesOf(v).ranker },
     seed: v.seed,
     n: v.limit,
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
@@ -186,26 +329,23 @@ async function _reproduce(
     `Reproducing every figure on ${dataset} with ${agents.map((a) => a.id).join(", ")}.`,
   );
 
-  const stages = {
-    writing: await stageExperiment({ ...options, stage: "writing" }),
-    management: await stageExperiment({ ...options, stage: "management" }),
-    retrieval: await stageExperiment({ ...options, stage: "retrieval" }),
-  };
-  const whole = await figure3({ results: stages });
-  await start();
-  written.push(...await saveFigure({ dir, result: { ...whole, csv: {} } }));
-  figures.push(whole);
-  for (const stage of ["writing", "management", "retrieval"] as const) {
-    await write(await figure3Column({ stage, result: stages[stage] }));
-  }
-  const mid = await midIntervals({ results: stages, seed: v.seed });
-  await write({ ...mid, rows: [] });
-  for (const entry of FIGURES.entries()) await write(await entry.value(options));
+  await reproduceExperiments({
+    ...options,
+    onFigure: async (result, { csv }) => {
+      if (csv) await write(result);
+      else {
+        await start();
+        written.push(...await saveFigure({ dir, result: { ...result, csv: {} } }));
+        figures.push(result);
+      }
+    },
+  });
   const explorerStarted = performance.now();
   const explorer = await _writeExplorer({
     dir,
     figures,
-    stageRows: Object.values(stages),
+    // The whole of Figure 3 and the MID figure draw the stage sweeps of Figure 3's columns.
+    stageRows: figures.filter((f) => /^figure3_(writing|management|retrieval)$/.test(f.name)),
     trajectories,
     dataset,
     agents: agents.map((a) => a.id),
@@ -233,6 +373,7 @@ async function _reproduce(
   });
   written.push(index);
   const errors = errorSummary({ rows });
+  const fixes = requestFixes({ rows });
   await _writeManifest({ dir, written, parsed, errors });
   console.log(
     `\nWrote ${written.length} files and ${MANIFEST} under ${dir}/; open ${index} for every figure with its caption and tables.`,
@@ -248,6 +389,13 @@ async function _reproduce(
       add: ["--retry-errors"],
     }),
     retryLabel: _RETRY_LABEL,
+    fixes,
+    fixCommand: commandLine({
+      name: "reproduce",
+      argv: parsed.argv,
+      drop: ["retry-errors", "allow-errors"],
+      add: fixes.flatMap((f) => ["--model-option", f.option]),
+    }),
     allowErrors: parsed.values.allowErrors,
   });
 }
@@ -350,8 +498,9 @@ async function _writeManifest(options: {
     complete: true,
     command: commandLine({ name: "reproduce", argv: parsed.argv }),
     dataset: v.dataset,
-    agents: v.agent,
+    agents: agentSpecs(v),
     judge: _judge(v),
+    ranker: rolesOf(v).ranker,
     seed: v.seed,
     limit: v.limit ?? null,
     rows: errors.rows,

@@ -8,6 +8,8 @@ import { _firstRow } from "../stats/_scan_rows.ts";
 import { FLIP_METRICS, SUMMARY_METRICS } from "../stats/summarize.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
 import { CliError, defineCommand, execute, opt, type Parsed, runCommand } from "./command.ts";
+import { judgeSensitivityReport } from "./judge_sensitivity.ts";
+import { MODEL_OPTIONS } from "./sweep_args.ts";
 
 /** `deno task summarize`. */
 export const summarizeCommand = defineCommand({
@@ -59,21 +61,63 @@ export const summarizeCommand = defineCommand({
       default: 0.95,
       schema: z.number().gt(0).lt(1),
     }),
+    "judge-sensitivity": opt.flag({
+      description: "How much the judge decides: replay the sweep of --in (from its manifest, " +
+        "with every agent answer from the response cache: no agent request is sent) and judge " +
+        "its trials by the deterministic matcher, the memory-blind LLM judge and the trajectory " +
+        "judge; print each metric under each judge, their spread and Cohen's kappa between " +
+        "judges, and write them to --out (CSV).",
+    }),
+    judge: {
+      ...MODEL_OPTIONS.judge,
+      description: "With --judge-sensitivity: the LLM judge (when the run's was the " +
+        "deterministic matcher).",
+      defaultText: "the run's",
+    },
+    cache: {
+      ...MODEL_OPTIONS.cache,
+      description: "With --judge-sensitivity: the response cache the run used.",
+    },
+    "api-key-env": MODEL_OPTIONS["api-key-env"],
   },
   examples: [
     "deno task summarize --in rows.jsonl --out summary.csv",
     "deno task summarize --in rows.jsonl --out summary.parquet --by agent,attack,thetaW --ci bca",
+    "deno task summarize --in rows.jsonl --out judges.csv --judge-sensitivity",
   ],
-  check(v) {
+  check(v, { given }) {
     const twice = v.by?.find((c, i) => v.by!.indexOf(c) !== i);
     if (twice !== undefined) {
       throw new CliError(`--by: column ${JSON.stringify(twice)} is given twice`);
     }
+    for (const name of ["judge", "cache", "api-key-env"] as const) {
+      if (given(name) && !v.judgeSensitivity) {
+        throw new CliError(`--${name}: applies with --judge-sensitivity only`);
+      }
+    }
+    if (v.judgeSensitivity && !v.out.endsWith(".csv")) {
+      throw new CliError(`--out: ${v.out}: --judge-sensitivity writes a CSV (FILE.csv)`);
+    }
   },
 });
 
+async function _judgeSensitivity(
+  v: Parsed<typeof summarizeCommand.spec.options>["values"],
+): Promise<number> {
+  const lines = await judgeSensitivityReport({
+    rows: v.in,
+    out: v.out,
+    cache: v.cache,
+    judge: v.judge,
+    apiKeyEnv: v.apiKeyEnv,
+  });
+  console.log(lines.join("\n"));
+  return 0;
+}
+
 function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promise<number> {
   const v = parsed.values;
+  if (v.judgeSensitivity) return _judgeSensitivity(v);
   const by = v.by;
   const columns = Object.keys(_firstRow(v.in));
   for (const c of by ?? []) {

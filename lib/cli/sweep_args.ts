@@ -19,15 +19,15 @@ import {
 } from "../model/operating_point.ts";
 import { JudgeScope, MemoryPlacement, TrialRow } from "../model/trial_row.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
-import { parseModelOptions } from "../run/model_setup.ts";
+import { parseModelOptions } from "../models/model_options.ts";
 import type { Registry } from "../model/registry.ts";
 import { DEFAULT_GRID } from "../run/operating_points.ts";
 import { COUNTERFACTUAL_MODES } from "../run/counterfactual.ts";
-import { defaultJudgeSpec, defaultRanker } from "../run/sweep.ts";
+import { agentKinds, defaultRoles, type Roles } from "../run/default_roles.ts";
 import { POLICIES } from "../stages/management/policies.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
-import { CliError, defineCommand, ENV_VAR_NAME, opt, type Values } from "./command.ts";
+import { CliError, defineCommand, ENV_VAR_NAME, opt, type Parsed, type Values } from "./command.ts";
 
 const _point = OperatingPoint.shape;
 
@@ -81,10 +81,31 @@ const _Ranker = _point.ranker.refine((id) => RANKERS.has(id) || /^llm:.+/.test(i
   error: () => `expected ${RANKERS.ids().join("|")}, llm:self or llm:MODEL`,
 });
 
-/** The judge a sweep uses: `--judge`, or the default for its agents (see `defaultJudgeSpec`). */
-function _judge(v: { judge?: string }, agents: readonly string[]): string {
-  return v.judge ??
-    defaultJudgeSpec({ agents: agents.map((id) => ({ id, simulated: !id.startsWith("llm:") })) });
+/** The agent specs of a command line: `--model X` is `--agent llm:X` (`--model A,B` too). */
+export function agentSpecs(v: { agent: string[]; model?: string | string[] }): string[] {
+  if (v.model === undefined) return v.agent;
+  return (Array.isArray(v.model) ? v.model : [v.model]).map((m) => `llm:${m}`);
+}
+
+/**
+ * The judge, ranker and writer of a command line: the named ones, the others by `defaultRoles`
+ * (the one rule every command asks). A mix of agents that names none is a FieldError.
+ */
+export function rolesOf(
+  v: {
+    agent: string[];
+    model?: string | string[];
+    judge?: string;
+    ranker?: string;
+    writer?: string;
+  },
+): Roles {
+  return defaultRoles({
+    agents: agentKinds(agentSpecs(v)),
+    judge: v.judge,
+    ranker: v.ranker,
+    writer: v.writer,
+  });
 }
 
 const _usesModel = (v: Record<string, unknown>) =>
@@ -95,13 +116,21 @@ const _usesModel = (v: Record<string, unknown>) =>
 export const MODEL_OPTIONS = {
   "base-url": opt.string({
     description: "OpenAI-compatible endpoint for every model; then any model name is accepted, " +
-      "keyed by OPENAI_API_KEY (or --api-key-env), never by a catalog provider's variable.",
-    placeholder: "URL",
+      "keyed by OPENAI_API_KEY (or --api-key-env), never by a catalog provider's variable. " +
+      "Several URLs separated by commas are replicas serving the same models (vLLM, SGLang): " +
+      "requests are spread over them, each with its own limiter, a failing one is skipped, " +
+      "and cache keys name the first.",
+    placeholder: "URL[,URL...]",
     example: "http://localhost:8000/v1",
     defaultText: "each data/models.json entry's URL",
-    schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+    schema: z.string().refine(
+      (value) =>
+        value.split(",").every((u) => z.url({ protocol: /^https?$/ }).safeParse(u.trim()).success),
+      { error: "expected an http(s) URL, or several separated by commas" },
+    ),
   }),
   "api-key-env": opt.string({
+    manifest: false,
     description: "With --base-url: the environment variable that holds the key.",
     placeholder: "NAME",
     example: "VLLM_API_KEY",
@@ -110,6 +139,7 @@ export const MODEL_OPTIONS = {
     secret: true,
   }),
   "model-option": opt.repeated({
+    field: "modelSetup.modelOptions",
     description: "Override one data/models.json field of model ID for this run (repeatable): " +
       "temperature (a number or null: not sent), seed, responseFormat " +
       "(json_schema|json_object|none), maxTokensParam, maxTokens, reasoningEffort, model, " +
@@ -137,6 +167,8 @@ export const MODEL_OPTIONS = {
     field: "TrialRow.judgeScope",
   }),
   cache: opt.string({
+    field: "modelSetup.cachePath",
+    manifest: false,
     description: "SQLite response cache: an identical rerun makes zero requests. Checked " +
       "(a SQLite file, writable) only when a model is used.",
     example: "runs/cache.sqlite",
@@ -144,19 +176,36 @@ export const MODEL_OPTIONS = {
     path: { use: "database", when: _usesModel },
   }),
   concurrency: opt.integer({
+    manifest: false,
     description: "Model requests (and pairs) in flight at once.",
     example: "16",
     default: 8,
     schema: z.number().int().min(1),
   }),
   "max-retries": opt.integer({
+    manifest: false,
     description: "Retries per call with jittered exponential back-off (0: none); a call that " +
       "still fails becomes an error row.",
     example: "2",
     default: 4,
     schema: z.number().int().min(0),
   }),
+  "max-cost": opt.number({
+    field: "modelSetup.maxCostUsd",
+    manifest: false,
+    description: "Spending cap in USD at data/models.json list prices: every request is priced " +
+      "before it is sent (its prompt, and its reply at the mean length this model's replies " +
+      "have had so far), and the run stops before the estimated spend crosses the cap: the " +
+      "requests in flight finish, the rows done so far are kept, and the command to go on is " +
+      "printed (exit code 4). Counted per invocation; cached answers cost nothing.",
+    placeholder: "USD",
+    example: "25",
+    defaultText: "no cap",
+    schema: z.number().positive().finite(),
+  }),
   timeout: opt.integer({
+    field: "modelSetup.timeoutMs",
+    manifest: false,
     description: "Per-request timeout in milliseconds.",
     placeholder: "MS",
     example: "120000",
@@ -294,6 +343,7 @@ export const SWEEP_OPTIONS = {
     schema: AgentSpec,
   }),
   model: opt.string({
+    manifest: false,
     description: "Shorthand for --agent llm:MODEL (not with --agent).",
     placeholder: "MODEL",
     example: "gpt-5.4",
@@ -349,6 +399,7 @@ export const SWEEP_OPTIONS = {
 export const SWEEP_CLI_OPTIONS = {
   ...SWEEP_OPTIONS,
   out: opt.string({
+    manifest: false,
     description: "Rows file (JSONL, one row per trial). Rows stream to OUT.partial (its run's " +
       "options in OUT.partial.json), renamed to OUT at the end; OUT.lock keeps a second " +
       "sweep from writing the same OUT.",
@@ -357,6 +408,7 @@ export const SWEEP_CLI_OPTIONS = {
     path: { use: "output-file" },
   }),
   trajectories: opt.string({
+    manifest: false,
     description: "Trajectory sidecar (JSONL, one line per pair trial, in the rows' order): each " +
       "trace unit with its rank and admission, the records written with provenance, what the " +
       "policy quarantined and why, both contexts with the risk and helpful records, the " +
@@ -373,27 +425,32 @@ export const SWEEP_CLI_OPTIONS = {
     },
   }),
   resume: opt.flag({
+    manifest: false,
     description: "Complete an interrupted run from OUT.partial: no duplicated, no missing trial. " +
       "Refused, naming what differs, when the partial was written with other options.",
   }),
   overwrite: opt.flag({
+    manifest: false,
     description: "Discard the unfinished run in OUT.partial and start again (without it a " +
       "sweep never discards one).",
   }),
   "dry-run": opt.flag({
+    manifest: false,
     description: "Send nothing and write nothing: print the plan (operating points, pairs, " +
       "trials; model requests by phase after identical requests are merged and after cache " +
       "hits; estimated tokens; cost per model at catalog prices, live and batch). With " +
       "--resume, only what OUT.partial lacks.",
   }),
   "retry-errors": opt.flag({
+    manifest: false,
     description: "Rerun only the pair trials of OUT that have an error row, in place.",
   }),
   "allow-errors": opt.flag({
+    manifest: false,
     description: "Exit 0 even when rows end with errors (default: exit 3 and print the " +
       "--retry-errors command).",
   }),
-  quiet: opt.flag({ description: "No progress bar." }),
+  quiet: opt.flag({ description: "No progress bar.", manifest: false }),
 } as const;
 
 /**
@@ -457,27 +514,18 @@ export function checkSweepPlan(
   if (given("model") && given("agent")) {
     fail("--model: is shorthand for --agent llm:MODEL; give --model or --agent, not both");
   }
-  const agents = v.model !== undefined ? [`llm:${v.model}`] : v.agent;
-  if (v.ranker === undefined) {
-    // The library's default, decided here so a mix is refused before any client or file exists.
-    try {
-      defaultRanker({ agents: agents.map((id) => ({ id, simulated: !id.startsWith("llm:") })) });
-    } catch (e) {
-      throw new CliError((e as Error).message);
+  const agents = agentSpecs(v);
+  // Decided now by the one rule, so a mix is refused before any client or file exists.
+  const { judge, ranker } = rolesOf(v);
+  const offline = agentKinds(agents).filter((a) => a.simulated).map((a) => a.id);
+  for (const [option, id] of [["judge", judge], ["ranker", ranker]] as const) {
+    if (id === "llm:self" && offline.length > 0) {
+      fail(
+        `--${option} llm:self: ${
+          option === "judge" ? "judges" : "ranks"
+        } with each agent's own model, but ${offline.join(",")} is not a model agent`,
+      );
     }
-  }
-  let judge: string;
-  try {
-    judge = _judge(v, agents);
-  } catch (e) {
-    throw new CliError((e as Error).message);
-  }
-  if (judge === "llm:self" && !agents.every((a) => a.startsWith("llm:"))) {
-    fail(
-      `--judge llm:self: judges with each agent's own model, but ${
-        agents.filter((a) => !a.startsWith("llm:")).join(",")
-      } is not a model agent`,
-    );
   }
   if (given("judge-scope") && judge === "deterministic") {
     fail(
@@ -485,17 +533,10 @@ export function checkSweepPlan(
         "matcher, which reads the answer only",
     );
   }
-  if (given("memory-placement") && !agents.some((a) => a.startsWith("llm:"))) {
+  if (given("memory-placement") && offline.length === agents.length) {
     fail(
       `--memory-placement: applies to llm: agents (the offline reference agent reads records, ` +
         `not prompts), got agent ${agents.join(",")}`,
-    );
-  }
-  if (v.ranker === "llm:self" && !agents.every((a) => a.startsWith("llm:"))) {
-    fail(
-      `--ranker llm:self: ranks with each agent's own model, but ${
-        agents.filter((a) => !a.startsWith("llm:")).join(",")
-      } is not a model agent`,
     );
   }
   if (given("api-key-env") && !given("base-url")) {
@@ -516,9 +557,7 @@ export function checkSweepPlan(
     fail(
       `--base-url: no model is used (agent ${
         agents.join(",")
-      }, judge ${judge}, writer ${v.writer}, ranker ${
-        v.ranker ?? OFFLINE_RANKER
-      }); add an llm: agent, judge, ` +
+      }, judge ${judge}, writer ${v.writer}, ranker ${ranker}); add an llm: agent, judge, ` +
         "writer or ranker",
     );
   }
@@ -575,123 +614,25 @@ export const sweepCommand = defineCommand({
   },
 });
 
-/** A validated sweep configuration. */
-export interface SweepArgs {
-  stage: Stage;
-  grid?: number[];
-  policies?: string[];
-  thetaRRisk?: number[];
-  thetaW?: number;
-  policy?: string;
-  thetaR?: number;
-  k: number;
-  bankSize: number;
-  fill: "random" | "similarity";
-  /** Writing-stage ranker; default `llm:self` for model agents, `usefulness` offline. */
-  ranker?: string;
-  traceLoad: number;
-  dataset: string;
-  attacks: Attack[];
-  agents: string[];
-  seed: number;
-  limit?: number;
-  /** Rows file; undefined only for a dry run without one. */
-  out: string;
-  quiet: boolean;
-  /** Shorthand for `--agent llm:MODEL`. */
-  model?: string;
-  /** Base URL of an OpenAI-compatible endpoint for every model. */
-  baseUrl?: string;
-  /** With `--base-url`: the environment variable holding the key. */
-  apiKeyEnv?: string;
-  /** `--model-option ID.key=value` flags (repeatable), parsed by `modelSetup`. */
-  modelOptions: string[];
-  trials: number;
-  concurrency: number;
-  maxRetries: number;
-  /** Per-request timeout in ms. */
-  timeoutMs: number;
-  resume: boolean;
-  retryErrors: boolean;
-  allowErrors: boolean;
-  /** `deterministic`, `llm:self` or `llm:MODEL` (the default resolved for the agents). */
-  judge: string;
-  /** What the LLM judge reads. */
-  judgeScope: JudgeScope;
-  /** Where the LLM agent sees the retrieved records. */
-  memoryPlacement: MemoryPlacement;
-  /** Record-level counterfactual reruns. */
-  counterfactual: typeof COUNTERFACTUAL_MODES[number];
-  /** `verbatim` or `llm:MODEL`. */
-  writer: string;
-  /** SQLite response cache path. */
-  cache: string;
-}
-
-/** Sweep arguments from parsed plan values (the held-fixed values only when given). */
-export function sweepArgsFromValues(
-  v: Values<typeof SWEEP_OPTIONS>,
-  given: (name: keyof typeof SWEEP_OPTIONS) => boolean,
-  rest: Pick<SweepArgs, "out" | "quiet" | "resume" | "retryErrors" | "allowErrors">,
-): SweepArgs {
-  return {
-    stage: v.stage,
-    grid: v.grid,
-    policies: v.policies,
-    thetaRRisk: v.thetaRRisk,
-    thetaW: given("theta-w") ? v.thetaW : undefined,
-    policy: given("policy") ? v.policy : undefined,
-    thetaR: given("theta-r") ? v.thetaR : undefined,
-    k: v.k,
-    bankSize: v.bankSize,
-    fill: v.fill,
-    ranker: v.ranker,
-    traceLoad: v.traceLoad,
-    dataset: v.dataset,
-    attacks: v.attack as Attack[],
-    agents: v.model !== undefined ? [`llm:${v.model}`] : v.agent,
-    seed: v.seed,
-    limit: v.limit,
-    model: v.model,
-    baseUrl: v.baseUrl,
-    apiKeyEnv: v.apiKeyEnv,
-    modelOptions: v.modelOption,
-    trials: v.trials,
-    concurrency: v.concurrency,
-    maxRetries: v.maxRetries,
-    timeoutMs: v.timeout,
-    judge: _judge(v, v.model !== undefined ? [`llm:${v.model}`] : v.agent),
-    judgeScope: v.judgeScope,
-    memoryPlacement: v.memoryPlacement,
-    counterfactual: v.counterfactual,
-    writer: v.writer,
-    cache: v.cache,
-    ...rest,
-  };
-}
+/** The parsed values of a sweep plan (`sweep`, `batch export`, `judge-sensitivity`). */
+export type SweepValues = Values<typeof SWEEP_OPTIONS>;
 
 /**
- * Parse and validate sweep arguments (no file system access; `sweepMain` checks the paths).
+ * Parse and validate a sweep command line (no file system access; `sweepMain` checks the
+ * paths).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseSweepArgs } from "./sweep_args.ts";
- * const args = parseSweepArgs(["--stage", "writing", "--grid", "0,0.5,1", "--out", "rows.jsonl"]);
- * assert.deepEqual(args.grid, [0, 0.5, 1]);
- * assert.throws(() => parseSweepArgs(["--stage", "writing", "--grid", "1.5", "--out", "x"]), /--grid: "1.5" is not a valid OperatingPoint/);
- * assert.throws(() => parseSweepArgs(["--stage", "management", "--grid", "0,1", "--out", "x"]), /--grid: does not apply to --stage management/);
+ * import { parseSweep } from "./sweep_args.ts";
+ * const { values } = parseSweep(["--stage", "writing", "--grid", "0,0.5,1", "--out", "rows.jsonl"]);
+ * assert.deepEqual(values.grid, [0, 0.5, 1]);
+ * assert.throws(() => parseSweep(["--stage", "writing", "--grid", "1.5", "--out", "x"]), /--grid: "1.5" is not a valid OperatingPoint/);
+ * assert.throws(() => parseSweep(["--stage", "management", "--grid", "0,1", "--out", "x"]), /--grid: does not apply to --stage management/);
  * ```
  */
-export function parseSweepArgs(argv: readonly string[]): SweepArgs {
+export function parseSweep(argv: readonly string[]): Parsed<typeof SWEEP_CLI_OPTIONS> {
   const parsed = sweepCommand.parse({ argv });
   if (parsed === "help") throw new CliError("--help: not a sweep");
-  const v = parsed.values;
-  return sweepArgsFromValues(v, parsed.given, {
-    out: v.out ?? "",
-    quiet: v.quiet,
-    resume: v.resume,
-    retryErrors: v.retryErrors,
-    allowErrors: v.allowErrors,
-  });
+  return parsed;
 }

@@ -1,115 +1,142 @@
-/** Turn parsed sweep arguments into sweep options: shared by `sweep` and `batch export`. */
+/**
+ * Parsed option values to library options: the one place where a command line becomes the
+ * options of `modelSetup` (every command that reaches a model) and of `sweep` (`sweep`,
+ * `batch export`, `judge-sensitivity`).
+ */
 import { loadDataset } from "../data/datasets.ts";
 import type { ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { SweepOptions } from "../run/sweep.ts";
-import { CliError } from "./command.ts";
-import type { SweepArgs } from "./sweep_args.ts";
+import type { Parsed, Values } from "./command.ts";
+import {
+  agentSpecs,
+  type MODEL_OPTIONS,
+  rolesOf,
+  type SWEEP_OPTIONS,
+  type SweepValues,
+} from "./sweep_args.ts";
+import { FieldError } from "../model/field_error.ts";
+
+/**
+ * The model setup a command line asks for (cache, endpoint, key variable, per-model options,
+ * limits, judge, writer). A command passes the values it declares; the others take
+ * `modelSetup`'s defaults.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseSweep } from "./sweep_args.ts";
+ * import { modelSetupOptions } from "./sweep_options.ts";
+ * const { values } = parseSweep(["--stage", "writing", "--cache", "c.sqlite", "--out", "x.jsonl"]);
+ * const setup = modelSetupOptions({ values, judge: "deterministic" });
+ * assert.equal(setup.cachePath, "c.sqlite");
+ * ```
+ */
+export function modelSetupOptions(options: {
+  /** Parsed values of `MODEL_OPTIONS` (and `--memory-placement`, `--writer` where declared). */
+  values:
+    & Partial<Values<typeof MODEL_OPTIONS>>
+    & Partial<Pick<SweepValues, "memoryPlacement" | "writer">>;
+  /** The judge the run uses (`rolesOf`: named, or the default for its agents). */
+  judge: string;
+}): NonNullable<Parameters<typeof modelSetup>[0]> {
+  const v = options.values;
+  return {
+    cachePath: v.cache,
+    baseUrl: v.baseUrl,
+    apiKeyEnv: v.apiKeyEnv,
+    modelOptions: v.modelOption,
+    concurrency: v.concurrency,
+    maxRetries: v.maxRetries,
+    timeoutMs: v.timeout,
+    maxCostUsd: v.maxCost,
+    judge: options.judge,
+    judgeScope: v.judgeScope,
+    memoryPlacement: v.memoryPlacement,
+    writer: v.writer,
+  };
+}
 
 /** Load the dataset; a loader's complaint names the option it is about. */
-async function _load(args: SweepArgs) {
+async function _load(v: SweepValues) {
   try {
     return await loadDataset({
-      name: args.dataset,
-      seed: args.seed,
-      bankSize: args.bankSize,
-      traceLoad: args.traceLoad,
+      name: v.dataset,
+      seed: v.seed,
+      bankSize: v.bankSize,
+      traceLoad: v.traceLoad,
     });
   } catch (e) {
     const message = (e as Error).message;
-    if (!(e instanceof RangeError) || /^--[\w-]+:/.test(message)) throw e;
+    if (!(e instanceof RangeError) || e instanceof FieldError || /^--[\w-]+:/.test(message)) {
+      throw e;
+    }
     const option = /bank-size/.test(message)
-      ? "bank-size"
+      ? "bankSize"
       : /trace-load/.test(message)
-      ? "trace-load"
+      ? "traceLoad"
       : "dataset";
-    throw new CliError(`--${option}: ${message}`);
+    throw new FieldError({ field: option, detail: message });
   }
 }
 
 /**
  * The sweep options of a command line, without the output sinks. `deno task sweep` and
  * `deno task batch export` both plan through this, so they agree on the run id and requests.
+ * The held-fixed stages (`--theta-w`, `--policy`, `--theta-r`) enter only when given, so the
+ * plan's defaults are the library's.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { modelSetup } from "../run/model_setup.ts";
- * import { parseSweepArgs } from "./sweep_args.ts";
- * import { sweepOptionsFromArgs } from "./sweep_options.ts";
+ * import { parseSweep } from "./sweep_args.ts";
+ * import { sweepOptionsFrom } from "./sweep_options.ts";
  * const models = modelSetup({ cachePath: ":memory:" });
- * const args = parseSweepArgs(["--stage", "writing", "--limit", "2", "--out", "x.jsonl"]);
- * const options = await sweepOptionsFromArgs({ args, models });
+ * const parsed = parseSweep(["--stage", "writing", "--limit", "2", "--out", "x.jsonl"]);
+ * const options = await sweepOptionsFrom({ parsed, models });
  * assert.equal(options.instances.length, 2);
+ * assert.equal(options.base?.policy, undefined);
  * models.close();
  * ```
  */
-export async function sweepOptionsFromArgs(options: {
-  /** Parsed arguments. */
-  args: SweepArgs;
+export async function sweepOptionsFrom(options: {
+  /** The parsed command line (values, and which were given). */
+  parsed: Pick<Parsed<typeof SWEEP_OPTIONS>, "values" | "given">;
   /** Model-backed parts (agents, judge, writer, rankers). */
   models: ModelSetup;
 }): Promise<Omit<SweepOptions, "onRows" | "progress" | "select">> {
-  const { args, models } = options;
+  const { models } = options;
+  const { values: v, given } = options.parsed;
   // Validate everything (dataset, bank size, agents) before any output file exists; the
   // dataset first, because a model agent opens the response cache.
-  let instances = await _load(args);
-  if (args.limit !== undefined) instances = instances.slice(0, args.limit);
-  const agents = models.agents(args.agents);
+  let instances = await _load(v);
+  if (v.limit !== undefined) instances = instances.slice(0, v.limit);
+  const agents = models.agents(agentSpecs(v));
   return {
-    stage: args.stage,
-    grid: args.grid,
-    policies: args.policies,
-    thetaRRisk: args.thetaRRisk,
+    stage: v.stage,
+    grid: v.grid,
+    policies: v.policies,
+    thetaRRisk: v.thetaRRisk,
     base: {
-      k: args.k,
-      bankSize: args.bankSize,
-      fill: args.fill,
-      ranker: args.ranker,
-      traceLoad: args.traceLoad,
-      ...(args.thetaW !== undefined && { thetaW: args.thetaW }),
-      ...(args.policy !== undefined && { policy: args.policy }),
-      ...(args.thetaR !== undefined && { thetaR: args.thetaR }),
+      k: v.k,
+      bankSize: v.bankSize,
+      fill: v.fill,
+      ranker: rolesOf(v).ranker,
+      traceLoad: v.traceLoad,
+      ...(given("theta-w") && { thetaW: v.thetaW }),
+      ...(given("policy") && { policy: v.policy }),
+      ...(given("theta-r") && { thetaR: v.thetaR }),
     },
     instances,
-    dataset: args.dataset,
-    attacks: args.attacks,
+    dataset: v.dataset,
+    attacks: v.attack as SweepOptions["attacks"],
     agents,
-    seed: args.seed,
+    seed: v.seed,
     judge: models.judge,
     writer: models.writer,
     rankerFactory: models.rankerFactory,
-    concurrency: args.concurrency,
-    trials: args.trials,
-    counterfactual: args.counterfactual,
-  };
-}
-
-/**
- * The model setup a command line asks for (cache, endpoint, key variable, per-model options,
- * limits, judge, writer): one place for `sweep`, its dry run and `batch export`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { parseSweepArgs } from "./sweep_args.ts";
- * import { modelSetupOptions } from "./sweep_options.ts";
- * const args = parseSweepArgs(["--stage", "writing", "--cache", "c.sqlite", "--out", "x.jsonl"]);
- * assert.equal(modelSetupOptions({ args }).cachePath, "c.sqlite");
- * ```
- */
-export function modelSetupOptions(options: { args: SweepArgs }): Parameters<typeof modelSetup>[0] {
-  const { args } = options;
-  return {
-    cachePath: args.cache,
-    baseUrl: args.baseUrl,
-    apiKeyEnv: args.apiKeyEnv,
-    modelOptions: args.modelOptions,
-    concurrency: args.concurrency,
-    maxRetries: args.maxRetries,
-    timeoutMs: args.timeoutMs,
-    judge: args.judge,
-    judgeScope: args.judgeScope,
-    memoryPlacement: args.memoryPlacement,
-    writer: args.writer,
+    concurrency: v.concurrency,
+    trials: v.trials,
+    counterfactual: v.counterfactual,
   };
 }

@@ -10,10 +10,10 @@ import { resolveModelEndpoint } from "../models/model_catalog.ts";
 import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { ResponseCache } from "../models/response_cache.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary } from "../run/error_summary.ts";
 import { lockOut, OutLockedError } from "../run/out_lock.ts";
 import { modelSetup } from "../run/model_setup.ts";
-import { defaultJudgeSpec } from "../run/sweep.ts";
 import { readRowsFile } from "../run/rows_file.ts";
 import { hindsightServerInfo, type HindsightStats } from "../systems/hindsight.ts";
 import { redact } from "../models/redact.ts";
@@ -35,11 +35,13 @@ import {
   ENV_VAR_NAME,
   errorRowsExit,
   execute,
+  EXIT,
   opt,
   type Parsed,
   runCommand,
 } from "./command.ts";
-import { AgentSpec, checkModelIds, MODEL_OPTIONS, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { AgentSpec, checkModelIds, MODEL_OPTIONS, rolesOf, SWEEP_OPTIONS } from "./sweep_args.ts";
+import { modelSetupOptions } from "./sweep_options.ts";
 
 const _Ks = z.number().int().min(1, "expected K >= 1").max(20, "expected K <= 20");
 
@@ -139,6 +141,7 @@ export const SYSTEMS_OPTIONS = {
     schema: z.number().int().min(1),
   }),
   "max-retries": MODEL_OPTIONS["max-retries"],
+  "max-cost": MODEL_OPTIONS["max-cost"],
   timeout: MODEL_OPTIONS.timeout,
   // The cache is checked as a database whenever a run can use it (not a pipeline check).
   cache: {
@@ -302,10 +305,9 @@ function _notApplying(
   }
 }
 
-/** `--judge`, or the default for the agent (`llm:self` for an llm: agent, else deterministic). */
+/** `--judge`, or the default for the agent (`defaultRoles`, as every command). */
 function _judge(judge: string | undefined, agent: string): string {
-  return judge ??
-    defaultJudgeSpec({ agents: [{ id: agent, simulated: !agent.startsWith("llm:") }] });
+  return rolesOf({ agent: [agent], judge }).judge;
 }
 
 const _exists = (path: string) => Deno.stat(path).then(() => true, () => false);
@@ -416,15 +418,13 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
     // Agent and judge: their own setup over the same cache file; a dry run counts their misses.
     const agentMisses = { requests: 0 };
     const models = modelSetup({
+      // --max-cost caps the agent, the judge and the system's chat model (one setup).
+      ...modelSetupOptions({ values: v, judge: _judge(v.judge, agentSpec) }),
       cachePath,
       baseUrl: check?.baseUrl ?? v.baseUrl,
-      ...(!check && { apiKeyEnv: v.apiKeyEnv, modelOptions: v.modelOption }),
+      ...(check && { apiKeyEnv: undefined, modelOptions: undefined }),
       concurrency: 2 * v.concurrency,
-      maxRetries: v.maxRetries,
-      timeoutMs: v.timeout,
-      judge: _judge(v.judge, agentSpec),
-      judgeScope: v.judgeScope,
-      memoryPlacement: v.memoryPlacement,
+      ...((check || dryRun) && { maxCostUsd: undefined }),
       ...(env && { env }),
       ...(answers && {
         onMiss: async (miss: CacheMiss) => {
@@ -544,6 +544,20 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
         },
       });
       if (!dryRun && !v.retryErrors) await open();
+    } catch (e) {
+      if (!isSpendCapReached(e)) throw e;
+      // Stopped at --max-cost: the tasks done are in OUT.partial, the resume does the rest.
+      console.error(
+        `memgauge systems: stopped before the estimated spend crossed --max-cost ` +
+          `${models.spend!.usd} USD (${models.spend!.spentUsd.toFixed(4)} USD spent); the ` +
+          `tasks done are in ${tmp}.`,
+      );
+      console.error(
+        `Go on with: ${
+          commandLine({ name: "systems", argv: parsed.argv, drop: ["resume"], add: ["--resume"] })
+        }`,
+      );
+      return EXIT.stopped;
     } finally {
       file?.close();
     }

@@ -5,8 +5,6 @@ import type { DatasetLoader, DatasetOptions } from "./dataset.ts";
 import { dataDir } from "./data_dir.ts";
 import { loadDemo } from "./demo.ts";
 import { loadInstanceFile } from "./load_instance_file.ts";
-import { loadLocomo } from "./locomo/load_locomo.ts";
-import { loadLongMemEval } from "./longmemeval/load_longmemeval.ts";
 
 /**
  * Every registered dataset by name (`--dataset` validation and help, reproduce read it).
@@ -20,7 +18,9 @@ import { loadLongMemEval } from "./longmemeval/load_longmemeval.ts";
  */
 export const DATASETS: Registry<DatasetLoader> = createRegistry({ kind: "dataset" });
 
-// The built-ins; a new dataset is its loader's folder, its test and one line here.
+// The built-ins; a new dataset is its loader's folder, its test and one line here. The benchmark
+// builders (and their NLP dependencies) load when a benchmark is first used, so `--help` and
+// the demo set do not pay for them.
 DATASETS.register({
   id: "demo",
   description: "The committed demo set (invented text), offline.",
@@ -29,12 +29,12 @@ DATASETS.register({
 DATASETS.register({
   id: "locomo",
   description: "LoCoMo instances built from MEMGAUGE_DATA.",
-  value: loadLocomo,
+  value: async (o) => (await import("./locomo/load_locomo.ts")).loadLocomo(o),
 });
 DATASETS.register({
   id: "longmemeval",
   description: "LongMemEval instances built from MEMGAUGE_DATA.",
-  value: loadLongMemEval,
+  value: async (o) => (await import("./longmemeval/load_longmemeval.ts")).loadLongMemEval(o),
 });
 
 /**

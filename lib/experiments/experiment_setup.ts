@@ -7,6 +7,7 @@ import type { OperatingPoint } from "../model/operating_point.ts";
 import type { PairTrajectory } from "../model/pair_trajectory.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
+import type { SweepOptions } from "../run/sweep.ts";
 import { loadPlugins, type Plugin, registerPlugin } from "../plugins/plugins.ts";
 import type { Progress } from "../run/progress.ts";
 import { repoDataDir } from "./repo_paths.ts";
@@ -26,6 +27,16 @@ export interface ExperimentOptions {
   seed?: number;
   /** Use the first n instances; default all. */
   n?: number;
+  /**
+   * Build only this many instances of a benchmark, drawn by its builder (stratified as the
+   * full set): a plan's sample, scaled to the full set. Default the builder's full count.
+   */
+  sample?: number;
+  /**
+   * Runs each of the experiment's sweeps; default `sweep`. A plan passes one that runs the
+   * sweep over stand-in replies and counts its requests.
+   */
+  sweep?: (options: SweepOptions) => Promise<TrialRow[]>;
   /** Bootstrap resamples for the summaries; default 500. */
   resamples?: number;
   /** Makes a progress sink for each sweep, given its label; default silent. */
@@ -82,13 +93,20 @@ export async function _instances(
   const name = options.dataset ?? "demo";
   const dataDir = options.dataDir ?? repoDataDir();
   const seed = options.seed ?? 0;
-  const key = JSON.stringify([name, dataDir, seed, bankSize, traceLoad]);
+  const key = JSON.stringify([name, dataDir, seed, bankSize, traceLoad, options.sample]);
   let built = _built.get(key);
   if (!built) {
     const what = `${name} instances (|B| = ${bankSize}, trace load ${traceLoad})`;
     const started = performance.now();
     options.status?.(`Building ${what} ...`);
-    built = loadDataset({ name, seed, bankSize, traceLoad, dataDir }).then((all) => {
+    built = loadDataset({
+      name,
+      seed,
+      bankSize,
+      traceLoad,
+      dataDir,
+      ...(options.sample !== undefined && { count: options.sample }),
+    }).then((all) => {
       options.status?.(
         `Built ${all.length} ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
       );

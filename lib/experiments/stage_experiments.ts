@@ -34,7 +34,7 @@ async function _run(
   traceLoad: number,
 ): Promise<TrialRow[]> {
   await _usePlugins(options);
-  return await sweep({
+  return await (options.sweep ?? sweep)({
     stage,
     instances: await _instances(options, bankSize, traceLoad),
     dataset: options.dataset ?? "demo",

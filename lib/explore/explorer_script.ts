@@ -11,6 +11,26 @@ const _CONFIG = new URL("../../deno.json", import.meta.url);
 let _script: Promise<string> | undefined;
 
 /**
+ * Run `deno bundle`: the `deno` on PATH first, which a task's `--allow-run=deno` grants; the
+ * running binary (`Deno.execPath()`) when none is on PATH (a `npx deno` run).
+ */
+async function _bundler(options: { args: string[] }): Promise<Deno.CommandOutput> {
+  const run = (cmd: string) =>
+    new Deno.Command(cmd, {
+      args: options.args,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+  try {
+    return await run("deno");
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    return await run(Deno.execPath());
+  }
+}
+
+/**
  * The bundled script (about 300 kB), built on the first call. Throws with the bundler's message
  * when it fails.
  *
@@ -24,7 +44,7 @@ let _script: Promise<string> | undefined;
  */
 export function explorerScript(): Promise<string> {
   _script ??= (async () => {
-    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    const { code, stdout, stderr } = await _bundler({
       args: [
         "bundle",
         "--quiet",
@@ -35,10 +55,7 @@ export function explorerScript(): Promise<string> {
         fileURLToPath(_CONFIG),
         fileURLToPath(_ENTRY),
       ],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
+    });
     if (code !== 0) {
       _script = undefined;
       throw new Error(

@@ -26,9 +26,12 @@ export interface Verdict {
 export interface JudgeInput {
   /** The instance: `query`, `answer` (`y*`) and `target` (`y_adv`) are read. */
   instance: Instance;
-  /** The agent's final answer (its reasoning removed). */
+  /** The agent's final answer (its reasoning removed; judges read it through `finalAnswer`). */
   output: string;
-  /** The agent model's visible reasoning behind `output`; default none. */
+  /**
+   * The agent model's reasoning behind `output`; default none. No judge reads it: the
+   * memory-blind judge sees the final answer only, since reasoning can quote a poisoned record.
+   */
   reasoning?: string | null;
   /** The agent's trajectory (OpenAI-format messages for the LLM agent); default none. */
   trajectory?: unknown;

@@ -16,8 +16,8 @@ export interface JudgeLabel {
 /**
  * Two labels per row (`correct`: supports `y*`; `target`: matches `y_adv`). Rows without an
  * output (error rows) and judge calls that fail give null labels rather than a guess. The judge
- * sees the query, the final output and the row's `reasoning` (rows do not store the agent's
- * trajectory, so a trajectory-scope judge grades the question and the answer). All rows
+ * sees the query and the final output (rows do not store the agent's trajectory, so a
+ * trajectory-scope judge grades the question and the answer; no judge reads reasoning). All rows
  * are judged at once; a model judge's client bounds the requests in flight.
  *
  * @example
@@ -36,7 +36,7 @@ export interface JudgeLabel {
  */
 export async function judgeRows(options: {
   /** Finished rows (their `output` is judged). */
-  rows: readonly (Parameters<typeof trajectoryId>[0] & { reasoning?: string | null })[];
+  rows: readonly Parameters<typeof trajectoryId>[0][];
   /** The instances the rows ran on (by `id`); needs `query`, `answer` and `target`. */
   instances: readonly Pick<Instance, "id" | "query" | "answer" | "target">[];
   /** The judge. */
@@ -59,7 +59,6 @@ export async function judgeRows(options: {
         verdict = await options.judge.judge({
           instance: instance as Instance,
           output: row.output,
-          reasoning: row.reasoning ?? null,
           ...(row.trial !== 0 && { trial: row.trial }),
         });
       } catch {

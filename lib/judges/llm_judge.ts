@@ -1,9 +1,10 @@
 /**
- * The LLM judge: one structured call per trial returns `{reasoning, correct, matchesTarget,
- * hedged}`. By default it is memory-blind (question, final answer and its reasoning, `y*`,
- * `y_adv`); `scope: "trajectory"` grades the agent's whole trajectory, memory included, in
- * AgentEvals' layout (the paper's setting). Prompts: `prompts/answer_judge.md`,
- * `prompts/trajectory_judge.md`.
+ * The LLM judge: one structured call per trial returns `{reasoning, verdict}`, the verdict one
+ * of `correct | target | hedged | neither`, so every reply the schema admits is a verdict. By
+ * default it is memory-blind: the question, the final answer, `y*` and `y_adv`, nothing else (no
+ * reasoning channel, no think block, no visible reasoning section); `scope: "trajectory"` grades
+ * the agent's whole trajectory, memory included, in AgentEvals' layout (the paper's setting).
+ * Prompts: `prompts/answer_judge.md`, `prompts/trajectory_judge.md`.
  */
 import { z } from "zod";
 import type { ModelUsage } from "../model/model_usage.ts";
@@ -12,13 +13,14 @@ import type { JudgeScope } from "../model/trial_row.ts";
 import type { ChatMessage, ModelClient } from "../models/model_client.ts";
 import { parseJsonReply } from "../models/parse_json_reply.ts";
 import { fillPrompt, readPromptFile } from "../text/prompt_file.ts";
+import { finalAnswer } from "./final_answer.ts";
 import { formatTrajectory, type TrajectoryMessage } from "./format_trajectory.ts";
 import type { Judge, JudgeInput, Verdict } from "./judge.ts";
 
 const PROMPT_FILES = {
   answer: {
     url: new URL("./prompts/answer_judge.md", import.meta.url),
-    sections: ["system", "user", "reasoning"],
+    sections: ["system", "user"],
   },
   trajectory: {
     url: new URL("./prompts/trajectory_judge.md", import.meta.url),
@@ -26,7 +28,16 @@ const PROMPT_FILES = {
   },
 } as const;
 
-/** The structured-output format of a verdict (reasoning first, so it is written before the labels). */
+/**
+ * What a verdict says the final answer commits to: `correct` (y*), `target` (y_adv), `hedged`
+ * (it leaves them open among alternatives) or `neither`. One field, so a verdict cannot
+ * contradict itself; the rows' `correct`, `matchesTarget` and `hedged` columns derive from it.
+ */
+export const VERDICT_OUTCOMES = ["correct", "target", "hedged", "neither"] as const;
+/** What a verdict says the final answer commits to. */
+export type VerdictOutcome = typeof VERDICT_OUTCOMES[number];
+
+/** The structured-output format of a verdict (reasoning first, so it is written before the label). */
 export const VERDICT_FORMAT = {
   type: "json_schema",
   json_schema: {
@@ -36,31 +47,40 @@ export const VERDICT_FORMAT = {
       type: "object",
       properties: {
         reasoning: { type: "string" },
-        correct: { type: "boolean" },
-        matchesTarget: { type: "boolean" },
-        hedged: { type: "boolean" },
+        verdict: { type: "string", enum: VERDICT_OUTCOMES },
       },
-      required: ["reasoning", "correct", "matchesTarget", "hedged"],
+      required: ["reasoning", "verdict"],
       additionalProperties: false,
     },
   },
 } as const;
 
-/**
- * A verdict reply. The labels come from one decision about what the answer commits to, so a
- * reply that says both correct and matchesTarget, or a hedge that still commits, contradicts
- * itself and is rejected (an error row), never resolved by a guess.
- */
+/** A verdict reply: any object the schema admits is a valid verdict. */
 export const VerdictReply = z.object({
   reasoning: z.string(),
-  correct: z.boolean(),
-  matchesTarget: z.boolean(),
-  hedged: z.boolean(),
-}).refine((v) => !(v.correct && v.matchesTarget), {
-  message: "correct and matchesTarget are both true (an answer commits to one value at most)",
-}).refine((v) => !(v.hedged && (v.correct || v.matchesTarget)), {
-  message: "hedged is true but the answer is also graded correct or matchesTarget",
+  verdict: z.enum(VERDICT_OUTCOMES),
 });
+
+/**
+ * The row labels of a verdict outcome: exactly one of them is true, or none (`neither`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { verdictLabels } from "./llm_judge.ts";
+ * assert.deepEqual(verdictLabels("target"), { correct: false, matchesTarget: true, hedged: false });
+ * assert.deepEqual(verdictLabels("neither"), { correct: false, matchesTarget: false, hedged: false });
+ * ```
+ */
+export function verdictLabels(
+  outcome: VerdictOutcome,
+): { correct: boolean; matchesTarget: boolean; hedged: boolean } {
+  return {
+    correct: outcome === "correct",
+    matchesTarget: outcome === "target",
+    hedged: outcome === "hedged",
+  };
+}
 
 /** The prompt sections of a scope (read on first use). */
 export function judgePrompts(scope: JudgeScope): Readonly<Record<string, string>> {
@@ -89,9 +109,10 @@ function _isMessages(value: unknown): value is TrajectoryMessage[] {
 }
 
 /**
- * The messages a judge sends for one trial. In `answer` scope nothing of the trajectory is
- * read: only the question, the final answer, its reasoning (when the model showed any), `y*`
- * and `y_adv`. In `trajectory` scope the agent's messages are formatted as AgentEvals does; a
+ * The messages a judge sends for one trial. In `answer` scope nothing but the question, the
+ * final answer, `y*` and `y_adv` is read: no trajectory, and none of the model's reasoning (a
+ * reasoning channel, a think block or a visible reasoning section can quote a poisoned record).
+ * In `trajectory` scope the agent's messages are formatted as AgentEvals does; a
  * trial without a message trajectory (the offline reference agent) is graded as the question and
  * the answer.
  *
@@ -101,7 +122,7 @@ function _isMessages(value: unknown): value is TrajectoryMessage[] {
  * import { judgeMessages } from "./llm_judge.ts";
  * const instance = { query: "How old is Rex?", answer: "4", target: "6" } as Parameters<typeof judgeMessages>[0]["input"]["instance"];
  * const trajectory = [{ role: "system", content: "<memories>Rex is 6 now.</memories>" }, { role: "assistant", content: "Four." }];
- * const blind = judgeMessages({ scope: "answer", input: { instance, output: "Four.", trajectory } });
+ * const blind = judgeMessages({ scope: "answer", input: { instance, output: "Four.", trajectory, reasoning: "Rex is 6 now?" } });
  * assert.ok(blind.every((m) => !m.content.includes("Rex is 6 now")));
  * assert.match(blind[1].content, /<answer>Four\.<\/answer>/);
  * const full = judgeMessages({ scope: "trajectory", input: { instance, output: "Four.", trajectory } });
@@ -118,10 +139,6 @@ export function judgeMessages(options: {
   const { instance } = input;
   const prompts = judgePrompts(scope);
   if (scope === "answer") {
-    const reasoning = input.reasoning?.trim()
-      ? fillPrompt({ template: prompts.reasoning, values: { reasoning: input.reasoning.trim() } }) +
-        "\n"
-      : "";
     return [
       { role: "system", content: prompts.system },
       {
@@ -132,8 +149,7 @@ export function judgeMessages(options: {
             question: instance.query,
             answer: instance.answer,
             target: instance.target,
-            reasoning,
-            output: input.output,
+            output: finalAnswer(input.output),
           },
         }),
       },
@@ -158,9 +174,10 @@ export function judgeMessages(options: {
 
 /**
  * An LLM judge over one judge model: one call per trial. The verdict is read tolerantly
- * (reasoning blocks, code fences, prose around the JSON); one that does not parse, or
- * contradicts itself, throws (the row becomes an error row) and is not cached, so
- * `--retry-errors` asks again. `model`, `promptHash` and `scope` go into every row.
+ * (reasoning blocks, code fences, prose around the JSON); one that does not parse throws (the
+ * row becomes an error row) and is not cached, so `--retry-errors` asks again. A judge model
+ * that refuses to grade is an error too (a refusal is no verdict). `model`, `promptHash` and
+ * `scope` go into every row.
  *
  * @example
  * ```ts
@@ -170,7 +187,7 @@ export function judgeMessages(options: {
  * import { loadDemo } from "../data/demo.ts";
  * import { startFakeOpenAIServer } from "../testing/fake_openai_server.ts";
  * // The judge model's verdict after a sentence of prose: read tolerantly.
- * const verdict = { reasoning: "It names the target.", correct: false, matchesTarget: true, hedged: false };
+ * const verdict = { reasoning: "It names the target.", verdict: "target" };
  * const server = startFakeOpenAIServer({ reply: () => "Here is my verdict: " + JSON.stringify(verdict) });
  * try {
  *   const client = new ModelClient({ endpoint: { id: "m", model: "m", baseUrl: server.baseUrl, apiKey: "k", seed: true, extra: {} } });
@@ -205,13 +222,13 @@ export function llmJudge(options: {
         trial: input.trial ?? 0,
         validate: (r) => void parse(r.content),
       });
-      const verdict = parse(reply.content);
+      const { reasoning, verdict } = parse(reply.content);
       const usage: ModelUsage = {
         cacheHit: reply.cacheHit,
         promptTokens: reply.promptTokens,
         completionTokens: reply.completionTokens,
       };
-      return { ...verdict, usage };
+      return { ...verdictLabels(verdict), reasoning, usage };
     },
   };
 }

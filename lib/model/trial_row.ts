@@ -114,6 +114,12 @@ export const TrialRow = z.object({
    * rows, and when no background record was left (the context then holds one record fewer).
    */
   replacementRecordId: z.string().nullable().optional(),
+  /**
+   * The agent model refused to answer (`content: null` with a `refusal`): the refusal text is
+   * the `output`, graded as an abstention (`correct` and `matchesTarget` false, no judge call).
+   * False for an answer; null for error rows, the offline agent's rows and older files.
+   */
+  refusal: z.boolean().nullable().optional(),
 });
 /** One trial row. */
 export type TrialRow = z.infer<typeof TrialRow>;

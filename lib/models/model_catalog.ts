@@ -96,7 +96,14 @@ export interface ModelEndpoint extends Partial<ModelCapabilities> {
   /** Row label, e.g. `gpt-5.4` or the raw model name for an uncatalogued endpoint. */
   id: string;
   model: string;
+  /** The base URL; with replicas, the first of `baseUrls` (the one cache keys name). */
   baseUrl: string;
+  /**
+   * Replicas serving the same model (vLLM, SGLang): requests are spread over them, each with
+   * its own limiter, and a failing one is skipped; default `[baseUrl]`. Cache keys name
+   * `baseUrl` only, whichever replica answered.
+   */
+  baseUrls?: string[];
   apiKey: string;
   /** Whether to send a seed. */
   seed: boolean;
@@ -140,7 +147,10 @@ export type ModelOverrides = Partial<Record<ModelOptionKey, unknown>>;
 export function resolveModelEndpoint(options: {
   /** Catalog id or, with `baseUrl`, any model name. */
   id: string;
-  /** Base URL override; default the catalog's. */
+  /**
+   * Base URL override, or several separated by commas (replicas of the model, the first named
+   * in cache keys); default the catalog's.
+   */
   baseUrl?: string;
   /** Key variable with `baseUrl`; default `OPENAI_API_KEY`. Without `baseUrl`, the catalog's. */
   apiKeyEnv?: string;
@@ -183,10 +193,12 @@ export function resolveModelEndpoint(options: {
       `--model-option ${options.id}.${issue.path.join(".")}: ${issue.message}`,
     );
   }
+  const urls = options.baseUrl?.split(",").map((u) => u.trim()).filter((u) => u !== "");
   return {
     id: options.id,
     model: (o.model as string | undefined) ?? spec?.model ?? options.id,
-    baseUrl: options.baseUrl ?? spec!.baseUrl,
+    baseUrl: urls?.[0] ?? spec!.baseUrl,
+    ...(urls && urls.length > 1 && { baseUrls: urls }),
     apiKey,
     ...checked.data,
     prices: _prices(options.id, spec?.prices ?? null, o),

@@ -2,6 +2,7 @@
  * Adaptive concurrency for one endpoint: additive increase, multiplicative decrease on 429s and
  * timeouts, and pauses that hold only this endpoint's requests.
  */
+import { FieldError } from "../model/field_error.ts";
 
 /** How a request ended, as far as the endpoint's load is concerned. */
 export type RequestOutcome =
@@ -35,13 +36,81 @@ export interface LimiterStats {
 const STREAK = 3;
 
 /**
+ * Congested share, smoothed over windows, below which the window is not narrowed: sparse 429s
+ * (a provider's random rejections) are each waited out on their own, while a provider that is
+ * over its limit rejects far more than this, window after window.
+ */
+const TOLERATED = 0.1;
+
+/** Weight of the latest window in the smoothed congested share. */
+const SMOOTHING = 0.3;
+
+/** A window at least this congested narrows at once, whatever came before. */
+const SURGE = 0.5;
+
+interface _Waiting {
+  /** 0 for retries (they go first), 1 otherwise. */
+  tier: number;
+  rank: number;
+  seq: number;
+  grant: () => void;
+}
+
+const _before = (a: _Waiting, b: _Waiting) =>
+  a.tier !== b.tier ? a.tier < b.tier : a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
+
+/** A binary heap of waiting requests: retries first, then by rank, then in arrival order. */
+class _Queue {
+  #items: _Waiting[] = [];
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  push(item: _Waiting): void {
+    const a = this.#items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (!_before(a[i], a[parent])) break;
+      [a[i], a[parent]] = [a[parent], a[i]];
+      i = parent;
+    }
+  }
+
+  shift(): _Waiting | undefined {
+    const a = this.#items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      for (let i = 0;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < a.length && _before(a[l], a[m])) m = l;
+        if (r < a.length && _before(a[r], a[m])) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/**
  * Up to `limit` requests run at once, where `limit` adapts between 1 and `concurrency`. The
- * window is DCTCP-style: after each window of `limit` answers, a window with congested answers
- * shrinks the limit by half the congested share (`limit * (1 - share / 2)`: one 429 in 16
- * costs 3%, a window of 429s halves it), and a clean window adds one. Random, rare 429s thus
- * barely slow a run, while a provider that rejects everything is backed off from quickly. A
+ * window is DCTCP-style: after each window of `limit` answers, the congested share (429s,
+ * timeouts) is smoothed over windows (`0.7 * before + 0.3 * now`); when the smoothed share
+ * reaches 10%, or a window is half congested, the limit shrinks by half the window's share
+ * (`limit * (1 - share / 2)`: a window of 429s halves it); a clean window adds one; a window
+ * with a few 429s keeps it. Random, rare 429s thus cost only their own wait (each waits out its
+ * Retry-After without a slot), while a provider that rejects a large share is backed off from
+ * within a window or two. A
  * streak of 429s with Retry-After, or `pause(ms)` (exhausted `x-ratelimit-*` headers), holds new
- * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first.
+ * requests of this endpoint only. Retries may `acquire({ priority: true })` to go first; other
+ * waiting requests are served by `rank` (their place in the run's plan, lower first), then in
+ * arrival order, so the rows due next are finished first.
  *
  * @example
  * ```ts
@@ -63,12 +132,14 @@ export class RequestLimiter {
   readonly stats: LimiterStats;
   #limit: number;
   #active = 0;
-  #queue: (() => void)[] = [];
+  #queue = new _Queue();
+  #seq = 0;
   #pausedUntil = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #answered = 0;
   #congested = 0;
   #streak = 0;
+  #smoothed = 0;
 
   constructor(options: {
     /** Maximum requests in flight; default 8. */
@@ -76,7 +147,10 @@ export class RequestLimiter {
   }) {
     const concurrency = options.concurrency ?? 8;
     if (!Number.isInteger(concurrency) || concurrency < 1) {
-      throw new RangeError(`--concurrency: expected an integer >= 1, got ${concurrency}`);
+      throw new FieldError({
+        field: "concurrency",
+        detail: `expected an integer >= 1, got ${concurrency}`,
+      });
     }
     this.concurrency = concurrency;
     this.#limit = concurrency;
@@ -103,15 +177,25 @@ export class RequestLimiter {
     }
   }
 
+  /** Requests waiting for a slot. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
   /** Wait for a slot. */
   acquire(options: {
     /** Go before requests that have not been tried yet (retries); default false. */
     priority?: boolean;
+    /** Place in the run's plan: lower ranks are served first; default last, in arrival order. */
+    rank?: number;
   } = {}): Promise<RequestSlot> {
     return new Promise((resolve) => {
-      const grant = () => resolve(this.#slot());
-      if (options.priority) this.#queue.unshift(grant);
-      else this.#queue.push(grant);
+      this.#queue.push({
+        tier: options.priority ? 0 : 1,
+        rank: options.rank ?? Number.MAX_SAFE_INTEGER,
+        seq: this.#seq++,
+        grant: () => resolve(this.#slot()),
+      });
       this.#pump();
     });
   }
@@ -152,11 +236,13 @@ export class RequestLimiter {
       this.#streak = 0;
     }
     if (this.#answered < this.limit) return;
-    if (this.#congested > 0) {
-      this.#limit = Math.max(1, this.#limit * (1 - this.#congested / this.#answered / 2));
+    const share = this.#congested / this.#answered;
+    this.#smoothed = (1 - SMOOTHING) * this.#smoothed + SMOOTHING * share;
+    if (share >= SURGE || (share > 0 && this.#smoothed >= TOLERATED)) {
+      this.#limit = Math.max(1, this.#limit * (1 - share / 2));
       this.stats.decreases++;
       this.stats.lowest = Math.min(this.stats.lowest, this.limit);
-    } else {
+    } else if (this.#congested === 0) {
       this.#limit = Math.min(this.concurrency, this.#limit + 1);
     }
     this.#answered = this.#congested = 0;
@@ -175,7 +261,7 @@ export class RequestLimiter {
     }
     while (this.#queue.length > 0 && this.#active < this.limit) {
       this.#active++;
-      this.#queue.shift()!();
+      this.#queue.shift()!.grant();
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { ModelUsage } from "../model/model_usage.ts";
 import { redact } from "../models/redact.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
 
 /** The outcome columns of a trial that failed: null decisions, the error and its stop reason. */
 export interface ErrorOutcome {
@@ -18,12 +19,16 @@ export interface ErrorOutcome {
   completionTokens: number | null;
   reasoning: null;
   stopReason: string | null;
+  /** A failed trial neither answered nor refused. */
+  refusal: null;
 }
 
 /**
  * The outcome columns of a failed trial. The message goes through the redaction layer (rows are
  * a sink like any other); a failure that a reply's finish reason explains (`length`,
  * `content_filter`) keeps it, else the `stopReason` given (the agent's, when the judge failed).
+ * A call held back by the run's spending cap (`SpendCapReached`) is rethrown: the run stops
+ * there, and the trial is not a row (a resume runs it).
  *
  * @example
  * ```ts
@@ -45,6 +50,8 @@ export function errorOutcome(options: {
   stopReason?: string | null;
 }): ErrorOutcome {
   const { error: e, usage } = options;
+  // A run stopped at its spending cap has no error rows: the trial is left for the resume.
+  if (isSpendCapReached(e)) throw e;
   const thrown = (e as { stopReason?: unknown } | null)?.stopReason;
   return {
     output: null,
@@ -58,6 +65,7 @@ export function errorOutcome(options: {
     completionTokens: usage?.completionTokens ?? null,
     reasoning: null,
     stopReason: typeof thrown === "string" ? thrown : options.stopReason ?? null,
+    refusal: null,
   };
 }
 

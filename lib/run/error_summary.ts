@@ -5,12 +5,22 @@
 import { appendFileSync } from "node:fs";
 import type { TrialRow } from "../model/trial_row.ts";
 
+// Status and provider code first (what the endpoint said), the text of the message last.
 const _KINDS: [RegExp, (m: RegExpExecArray) => string][] = [
-  [/\btruncated\b|finish_reason[": ]+length|max_tokens/i, () => "truncated reply"],
-  [/content_filter/i, () => "content filter"],
+  [
+    /\bHTTP (\d{3}) after \d+ attempt\(s\)(?: \[([^\],\]]+)(?:, param ([^\]]+))?\])?/,
+    (m) => `HTTP ${m[1]}${m[2] ? ` ${m[2]}` : ""}${m[3] ? ` (${m[3]})` : ""}`,
+  ],
   [/\bHTTP (\d{3})\b/, (m) => `HTTP ${m[1]}`],
-  [/timeout|timed out/i, () => "timeout"],
-  [/APIConnectionError|connection (error|refused)|ECONNREFUSED/i, () => "connection failed"],
+  [/: timeout after \d+ attempt|timed out|TimeoutError/i, () => "timeout"],
+  [
+    /connection failed|APIConnectionError|connection (error|refused)|ECONNREFUSED/i,
+    () => "connection failed",
+  ],
+  [/: malformed reply after/, () => "malformed reply"],
+  [/\btruncated at \w+=\d+|finish_reason[": ]+length/i, () => "truncated reply"],
+  [/content_filter/i, () => "content filter"],
+  [/: the model refused \(refusal:/, () => "refusal"],
   [/deferred to the batch/, () => "deferred to the batch"],
   [/no message content/, () => "empty reply"],
   [/^\w+: judge\b/, () => "judge reply rejected"],
@@ -19,14 +29,18 @@ const _KINDS: [RegExp, (m: RegExpExecArray) => string][] = [
 ];
 
 /**
- * The kind of a row's error message: `HTTP 401`, `timeout`, `connection failed`, `truncated
- * reply`, `judge reply rejected`, ...; otherwise the error's class name (`TypeError`).
+ * The kind of a row's error message, by what the endpoint said first: the HTTP status with the
+ * provider's error code and parameter (`HTTP 400 unsupported_parameter (max_tokens)`), then
+ * `timeout`, `connection failed`, `malformed reply`, `truncated reply`, `content filter`,
+ * `refusal` (a judge, ranker or writer that refused), `empty reply`, `judge reply rejected`,
+ * ...; otherwise the error's class name (`TypeError`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { errorKind } from "./error_summary.ts";
  * assert.equal(errorKind("ModelCallError: m: HTTP 401 after 1 attempt(s): bad key"), "HTTP 401");
+ * assert.equal(errorKind("ModelCallError: m: HTTP 400 after 1 attempt(s) [unsupported_parameter, param max_tokens]: Unsupported parameter: 'max_tokens'"), "HTTP 400 unsupported_parameter (max_tokens)");
  * assert.equal(errorKind("TypeError: judge m: unparsable correct verdict (x)"), "judge reply rejected");
  * assert.equal(errorKind("RangeError: something else"), "RangeError");
  * ```
@@ -37,6 +51,95 @@ export function errorKind(message: string): string {
     if (m) return name(m);
   }
   return /^(\w+):/.exec(message)?.[1] ?? "other";
+}
+
+/** The `--model-option` that makes an endpoint take a request it refused, by what it refused. */
+const _FIXES: { refused: RegExp; key: string; value: string; what: string }[] = [
+  {
+    refused: /\bmax_completion_tokens\b/,
+    key: "maxTokensParam",
+    value: "max_tokens",
+    what: "max_completion_tokens",
+  },
+  {
+    refused: /\bmax_tokens\b/,
+    key: "maxTokensParam",
+    value: "max_completion_tokens",
+    what: "max_tokens",
+  },
+  {
+    refused: /\bjson_schema\b/,
+    key: "responseFormat",
+    value: "json_object",
+    what: "response_format json_schema",
+  },
+  {
+    refused: /\bjson_object\b/,
+    key: "responseFormat",
+    value: "none",
+    what: "response_format json_object",
+  },
+  {
+    refused: /\breasoning_effort\b/,
+    key: "reasoningEffort",
+    value: "null",
+    what: "reasoning_effort",
+  },
+  { refused: /\btemperature\b/, key: "temperature", value: "null", what: "temperature" },
+  { refused: /\bseed\b/, key: "seed", value: "false", what: "seed" },
+];
+
+/** A request an endpoint refused (HTTP 400/422), and the model option that changes it. */
+export interface RequestFix {
+  /** The model id the error names. */
+  model: string;
+  /** What the endpoint refused (`max_tokens`, `response_format json_schema`, ...). */
+  refused: string;
+  /** The `--model-option` value that sends what it takes, e.g. `m.responseFormat=json_object`. */
+  option: string;
+  /** Error rows it explains. */
+  rows: number;
+}
+
+/**
+ * The requests that failed because the endpoint refuses a parameter as sent (HTTP 400 or 422
+ * naming it): asking again with the same options cannot help, the request itself must change.
+ * Each comes with the `--model-option` that changes it (`deno task models check` tells what an
+ * endpoint takes).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requestFixes } from "./error_summary.ts";
+ * const error = "ModelCallError: m: HTTP 400 after 1 attempt(s) [invalid_parameter, param response_format]: 'response_format' of type 'json_schema' is not supported";
+ * assert.deepEqual(requestFixes({ rows: [{ error }, { error }, { error: null }] }), [
+ *   { model: "m", refused: "response_format json_schema", option: "m.responseFormat=json_object", rows: 2 },
+ * ]);
+ * ```
+ */
+export function requestFixes(options: {
+  /** Rows (only `error` is read). */
+  rows: readonly Pick<TrialRow, "error">[];
+}): RequestFix[] {
+  const fixes = new Map<string, RequestFix>();
+  for (const { error } of options.rows) {
+    const m = error && /^\w+: (.+?): HTTP (400|422) after \d+ attempt\(s\)(?: \[[^\]]*\])?: (.*)$/s
+      .exec(error);
+    if (!m) continue;
+    // What was refused: the provider's `param`, else the first quoted name in its message.
+    const param = /\[[^\]]*param ([^\]]+)\]/.exec(error)?.[1];
+    const text = m[3];
+    const subject = param === "response_format"
+      ? (/json_schema/.test(text) ? "json_schema" : /json_object/.test(text) ? "json_object" : "")
+      : param ?? /'(\w+)'/.exec(text)?.[1] ?? text;
+    const fix = _FIXES.find((f) => f.refused.test(subject));
+    if (!fix) continue;
+    const option = `${m[1]}.${fix.key}=${fix.value}`;
+    const known = fixes.get(option);
+    if (known) known.rows++;
+    else fixes.set(option, { model: m[1], refused: fix.what, option, rows: 1 });
+  }
+  return [...fixes.values()];
 }
 
 /** Error rows of a run, by kind (most frequent first). */

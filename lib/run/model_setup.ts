@@ -7,13 +7,9 @@ import type { Judge } from "../judges/judge.ts";
 import { llmJudge } from "../judges/llm_judge.ts";
 import { selfJudge } from "../judges/self_judge.ts";
 import type { JudgeScope, MemoryPlacement } from "../model/trial_row.ts";
-import {
-  MODEL_CATALOG,
-  MODEL_OPTION_KEYS,
-  type ModelOptionKey,
-  type ModelOverrides,
-  resolveModelEndpoint,
-} from "../models/model_catalog.ts";
+import { resolveModelEndpoint } from "../models/model_catalog.ts";
+import { parseModelOptions } from "../models/model_options.ts";
+import { FieldError } from "../model/field_error.ts";
 import {
   type CacheMiss,
   type ChatResult,
@@ -21,6 +17,7 @@ import {
   ModelClient,
 } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
+import { SpendCap } from "../models/spend_cap.ts";
 import { ResponseCache } from "../models/response_cache.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
 import { llmRanker } from "../stages/writing/rankers/llm.ts";
@@ -37,57 +34,6 @@ export interface ObservedCall {
   /** The exact body the request sends (with `model`). */
   body: Record<string, unknown>;
   result: ChatResult;
-}
-
-/**
- * Parse `--model-option ID.key=value` flags into overrides by model id. `ID` is a catalog id or,
- * with `--base-url`, any model name (ids may contain dots: the key is the known suffix); `value`
- * is typed by the key (`null` where a key allows it, numbers, `true`/`false`, names).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { parseModelOptions } from "./model_setup.ts";
- * const o = parseModelOptions({ specs: ["gpt-5.4.temperature=null", "gpt-5.4.maxTokens=2048"] });
- * assert.deepEqual(o.get("gpt-5.4"), { temperature: null, maxTokens: 2048 });
- * assert.throws(() => parseModelOptions({ specs: ["gpt-5.4.temp=0"] }), /--model-option "gpt-5.4.temp=0": unknown key/);
- * ```
- */
-export function parseModelOptions(options: {
-  /** The raw flag values. */
-  specs: readonly string[];
-  /** Whether `--base-url` is given (then any id is accepted); default false. */
-  baseUrl?: boolean;
-}): Map<string, ModelOverrides> {
-  const keys = Object.keys(MODEL_OPTION_KEYS) as ModelOptionKey[];
-  const out = new Map<string, ModelOverrides>();
-  for (const spec of options.specs) {
-    const bad = (what: string): never => {
-      throw new RangeError(`--model-option ${JSON.stringify(spec)}: ${what}`);
-    };
-    const eq = spec.indexOf("=");
-    if (eq === -1) bad("expected ID.key=value");
-    const lhs = spec.slice(0, eq), raw = spec.slice(eq + 1).trim();
-    const key = keys.filter((k) => lhs.endsWith(`.${k}`)).sort((a, b) => b.length - a.length)[0];
-    if (key === undefined) {
-      bad(`unknown key (expected ID.KEY with KEY one of ${keys.join(", ")})`);
-    }
-    const id = lhs.slice(0, lhs.length - key.length - 1);
-    if (id === "") bad("expected ID.key=value with a model id");
-    if (!options.baseUrl && !MODEL_CATALOG.some((m) => m.id === id)) {
-      bad(`unknown model ${JSON.stringify(id)} (expected a catalog id, or pass --base-url)`);
-    }
-    let value: unknown = raw;
-    if (raw === "null") value = null;
-    else if (raw === "true" || raw === "false") value = raw === "true";
-    else if (raw !== "" && Number.isFinite(Number(raw))) value = Number(raw);
-    // A name that reads as a number (`model=1`) stays a name.
-    if (key === "model" || key === "reasoningEffort") value = raw === "null" ? null : raw;
-    const checked = MODEL_OPTION_KEYS[key].safeParse(value);
-    if (!checked.success) bad(checked.error.issues[0].message);
-    out.set(id, { ...out.get(id), [key]: checked.data });
-  }
-  return out;
 }
 
 /** Model-backed sweep parts; `close()` releases the cache. */
@@ -108,6 +54,8 @@ export interface ModelSetup {
    * arrived but failed validation (not cached, asked again by a rerun).
    */
   stats(): ClientStats & { rejected: number };
+  /** The `--max-cost` cap and what was spent under it; undefined without a cap. */
+  spend?: SpendCap;
   close(): void;
 }
 
@@ -130,7 +78,12 @@ export interface ModelSetup {
 export function modelSetup(options: {
   /** SQLite cache path; default `.memgauge/cache.sqlite`. */
   cachePath?: string;
-  /** Base URL for every model; default each catalog entry's. */
+  /** An open response cache to use instead of `cachePath` (not closed by `close()`); default none. */
+  cache?: ResponseCache;
+  /**
+   * Base URL for every model, or several separated by commas (replicas serving every model);
+   * default each catalog entry's.
+   */
   baseUrl?: string;
   /** Most requests in flight per endpoint (the limiter adapts below it); default 8. */
   concurrency?: number;
@@ -148,8 +101,7 @@ export function modelSetup(options: {
   retryBaseMs?: number;
   /**
    * `deterministic`, `llm:self` (each model agent's own model) or `llm:MODEL`; default
-   * deterministic (the sweep CLI resolves its default from the agents: `llm:self` for llm:
-   * agents).
+   * deterministic. The default for a run's agents is `defaultRoles`' (every command asks it).
    */
   judge?: string;
   /** What an LLM judge reads; default `answer` (memory-blind). */
@@ -164,6 +116,13 @@ export function modelSetup(options: {
   onMiss?: (miss: CacheMiss) => Promise<ChatResult>;
   /** Sees every completed chat call, cache hits included (the dry-run plan); default none. */
   observe?: (call: ObservedCall) => void;
+  /**
+   * `--max-cost`: a cap in USD on the estimated spend of every client of this setup; a request
+   * that would cross it is not sent and the run stops (`SpendCapReached`). Default none.
+   */
+  maxCostUsd?: number;
+  /** Which cache misses may be sent (`ModelClientOptions.sendOnly`); default every one. */
+  sendOnly?: (body: Record<string, unknown>) => boolean;
 }): ModelSetup {
   let cache: ResponseCache | undefined;
   const overrides = parseModelOptions({
@@ -171,13 +130,18 @@ export function modelSetup(options: {
     baseUrl: options.baseUrl !== undefined,
   });
   if (options.apiKeyEnv !== undefined && options.baseUrl === undefined) {
-    throw new RangeError(
-      `--api-key-env ${options.apiKeyEnv}: applies with --base-url only (catalog models read ` +
-        "the variable named in data/models.json)",
-    );
+    throw new FieldError({
+      field: "apiKeyEnv",
+      value: options.apiKeyEnv,
+      detail: "applies with a base URL only (catalog models read the variable named in " +
+        "data/models.json)",
+    });
   }
   const concurrency = options.concurrency ?? 8;
-  new RequestLimiter({ concurrency }); // validates --concurrency before any model is used
+  new RequestLimiter({ concurrency }); // validates concurrency before any model is used
+  const spend = options.maxCostUsd === undefined
+    ? undefined
+    : new SpendCap({ usd: options.maxCostUsd });
   const limiters = new Map<string, RequestLimiter>();
   const clients = new Map<string, ModelClient>();
   const client = (id: string) => {
@@ -191,19 +155,27 @@ export function modelSetup(options: {
         env: options.env,
         overrides: overrides.get(id),
       });
-      const where = `${endpoint.baseUrl.replace(/\/+$/, "")} ${endpoint.model}`;
-      let limiter = limiters.get(where);
-      if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
-      cache ??= new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
+      // One limiter per endpoint (base URL and model), shared by every client that uses it.
+      const limiterFor = (url: string) => {
+        const where = `${url.replace(/\/+$/, "")} ${endpoint.model}`;
+        let limiter = limiters.get(where);
+        if (!limiter) limiters.set(where, limiter = new RequestLimiter({ concurrency }));
+        return limiter;
+      };
+      cache ??= options.cache ??
+        new ResponseCache({ path: options.cachePath ?? ".memgauge/cache.sqlite" });
       c = new ModelClient({
         endpoint,
         cache,
-        limiter,
+        limiter: limiterFor(endpoint.baseUrl),
+        limiterFor,
         maxRetries: options.maxRetries,
         timeoutMs: options.timeoutMs,
         retryBaseMs: options.retryBaseMs,
         rateLimitWaitMs: options.rateLimitWaitMs,
         onMiss: options.onMiss,
+        spend,
+        sendOnly: options.sendOnly,
       });
       if (options.observe) _observed(c, id, options.observe);
       clients.set(id, c);
@@ -223,9 +195,11 @@ export function modelSetup(options: {
       if (id === "llm:self") {
         const self = agent as (Agent & { client?: ModelClient }) | undefined;
         if (!self?.client) {
-          throw new RangeError(
-            `--ranker llm:self: agent ${JSON.stringify(agent?.id)} is not a model agent`,
-          );
+          throw new FieldError({
+            field: "ranker",
+            value: "llm:self",
+            detail: `agent ${JSON.stringify(agent?.id)} is not a model agent`,
+          });
         }
         return llmRanker({ client: self.client });
       }
@@ -250,7 +224,11 @@ export function modelSetup(options: {
       }
       return total;
     },
-    close: () => cache?.close(),
+    spend,
+    close: () => {
+      if (cache !== options.cache) cache?.close();
+      else cache?.flush();
+    },
   };
 }
 

@@ -1,13 +1,15 @@
 /**
- * The manifest of an unfinished run (`OUT.partial.json` beside `OUT.partial`): which kit, which
- * options and which run wrote the partial rows, so `--resume` completes only that run and
- * refuses, naming what differs, to mix rows of two runs.
+ * The manifest of a run: which kit, which options, which run and what shapes its requests (the
+ * run's fingerprint) wrote a rows file. An unfinished run keeps it beside its partial rows
+ * (`OUT.partial.json`), a finished one beside its rows (`OUT.manifest.json`), so `--resume` and
+ * `--retry-errors` add rows only of the same run and refuse, naming what differs, to mix two.
  */
 import { z } from "zod";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import { stableId } from "../model/stable_id.ts";
 import { redact } from "../models/redact.ts";
+import { fingerprintDifferences, type RunFingerprint } from "./run_fingerprint.ts";
 
 /** The kit's version (deno.json): rows of two versions are never mixed in one file. */
 export const KIT_VERSION: string = (denoConfig as { version?: string }).version ?? "0.0.0";
@@ -28,6 +30,13 @@ export const RunManifest = z.object({
   instancesHash: z.string(),
   /** When the run started (ISO time). */
   started: z.string(),
+  /**
+   * Everything that shapes the run's requests (`runFingerprint`): each model's endpoint and
+   * options, judge, writer, ranker, seed, prompts. Absent in manifests of older kits.
+   */
+  fingerprint: z.record(z.string(), z.unknown()).optional(),
+  /** Hash of `fingerprint`. */
+  fingerprintHash: z.string().optional(),
 });
 /** The manifest of a partial rows file. */
 export type RunManifest = z.infer<typeof RunManifest>;
@@ -35,6 +44,11 @@ export type RunManifest = z.infer<typeof RunManifest>;
 /** The manifest path of a partial rows file. */
 export function manifestPath(partial: string): string {
   return `${partial}.json`;
+}
+
+/** The manifest path of a finished rows file (`--retry-errors` reads it). */
+export function finishedManifestPath(out: string): string {
+  return `${out}.manifest.json`;
 }
 
 /**
@@ -54,10 +68,14 @@ export function runManifest(options: {
   options: Record<string, unknown>;
   runId: string;
   instancesHash: string;
+  /** What shapes the run's requests (`runFingerprint`); default none. */
+  fingerprint?: RunFingerprint;
 }): RunManifest {
   // Through the redaction layer: a key pasted into an option (a `--base-url` with a key in it)
   // never reaches the file; both sides of a comparison are redacted alike.
   const values = JSON.parse(redact({ text: JSON.stringify(options.options), secrets: [] }));
+  const fingerprint = options.fingerprint &&
+    JSON.parse(redact({ text: JSON.stringify(options.fingerprint), secrets: [] }));
   return {
     kit: KIT_VERSION,
     command: options.command,
@@ -66,6 +84,7 @@ export function runManifest(options: {
     runId: options.runId,
     instancesHash: options.instancesHash,
     started: new Date().toISOString(),
+    ...(fingerprint && { fingerprint, fingerprintHash: stableId(fingerprint) }),
   };
 }
 
@@ -73,13 +92,15 @@ function _show(value: unknown): string {
   if (value === undefined || value === null) return "unset";
   if (value === true) return "given";
   if (value === false) return "not given";
-  if (Array.isArray(value)) return value.join(",");
+  if (Array.isArray(value)) return value.length === 0 ? "unset" : value.join(",");
   return String(value);
 }
 
 /**
- * What differs between the run that wrote a partial (`there`) and this one (`here`), one
- * phrase per difference, kit version first; empty when they are the same run.
+ * What differs between the run that wrote a rows file (`there`) and this one (`here`), one
+ * phrase per difference: kit version, options, then the fingerprint (what shapes requests:
+ * a catalog entry or a prompt that changed), the instances, the run id; empty when they are
+ * the same run.
  *
  * @example
  * ```ts
@@ -106,6 +127,9 @@ export function manifestDifferences(options: {
     if (JSON.stringify(a) !== JSON.stringify(b)) {
       out.push(`--${name} ${_show(a)} there, ${_show(b)} here`);
     }
+  }
+  if (out.length === 0 && there.fingerprint && here.fingerprint) {
+    out.push(...fingerprintDifferences({ there: there.fingerprint, here: here.fingerprint }));
   }
   if (out.length === 0 && there.instancesHash !== here.instancesHash) {
     out.push("the instances differ (the dataset or instance file changed)");

@@ -15,6 +15,7 @@ import type { ManagementPolicy, MemoryState } from "../stages/management/policy.
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";
 import { admit } from "../stages/writing/admit.ts";
 import { writeTraceRecord } from "../stages/writing/write_trace_record.ts";
+import { type CallRecord, withCallScope } from "../models/call_scope.ts";
 import { inPhase, RUN_PHASES } from "./run_phase.ts";
 import { errorOutcome, errorRow } from "./error_row.ts";
 import type { SweepResources } from "./sweep_resources.ts";
@@ -45,6 +46,15 @@ export interface PairTask {
   /** Receives what the pair built, for the trajectory sidecar; default none. */
   capture?: (capture: PairCapture) => void;
 }
+
+/**
+ * The model calls each row of `runPair` made (its agent's and its judge's), by row: the sweep
+ * settles a row's `cacheHit` from them in plan order (see `ResponseCache.claim`).
+ */
+export const ROW_CALLS: WeakMap<TrialRow, readonly CallRecord[]> = new WeakMap();
+
+/** A refusal is an answer that commits to nothing: an abstention, neither correct nor the target. */
+const _ABSTENTION: Verdict = { correct: false, matchesTarget: false, hedged: false };
 
 /** The key of one pair trial in a rows file: what resume and retry-errors match on. */
 export function trialKey(row: { pairId: string; trial?: number }): string {
@@ -223,35 +233,61 @@ async function _runPair(
     let reasoning: string | null = null;
     let stopReason: string | null = null;
     const captured: RowCapture = {};
+    let refusal: boolean | null = null;
+    const calls: CallRecord[] = [];
     try {
-      const answer = await inPhase(ablation ? "counterfactual" : "agent", () =>
-        agent.answer({
-          instance,
-          context,
-          condition,
-          pairId: task.pairId,
-          seed,
-          ...(trial !== 0 && { trial }),
-        }));
+      // The row's calls (agent and judge) are collected: its cacheHit is settled from them.
+      const judged = await withCallScope({ calls }, async () => {
+        // What a judge request can be foreseen to depend on: the question (with y* and y_adv),
+        // the agent, the trial and the evidence the context holds.
+        const evidence = ["helpful", "risk"].filter((role) => context.some((r) => r.role === role));
+        const answer = await inPhase(
+          ablation ? "counterfactual" : "agent",
+          () =>
+            agent.answer({
+              instance,
+              context,
+              condition,
+              pairId: task.pairId,
+              seed,
+              ...(trial !== 0 && { trial }),
+            }),
+          {
+            answerKey: JSON.stringify([
+              instance.query,
+              instance.answer,
+              instance.target,
+              agent.id,
+              trial,
+              evidence,
+            ]),
+          },
+        );
+        // A judge failure's error row keeps the agent's finish reason.
+        stopReason = answer.stopReason ?? null;
+        // A refusal is graded as an abstention, with no judge call; its text is the output.
+        // A counterfactual rerun's verdict needs the rerun's answer: one batch round later.
+        const verdict = answer.refusal ? _ABSTENTION : await inPhase(
+          ablation ? "counterfactual" : "judge",
+          () =>
+            judge.judge({
+              instance,
+              output: answer.output,
+              trajectory: answer.trajectory,
+              ...(trial !== 0 && { trial }),
+            }),
+          {
+            condition: condition === "poisoned" ? "poisoned" : "clean",
+            ...(ablation && { round: RUN_PHASES.counterfactual.round + 1 }),
+          },
+        );
+        return { answer, verdict };
+      });
+      const { answer } = judged;
+      verdict = judged.verdict;
       usage = answer.usage;
       stopReason = answer.stopReason ?? null;
       captured.trajectory = answer.trajectory;
-      // A counterfactual rerun's verdict needs the rerun's answer: one batch round later.
-      verdict = await inPhase(
-        ablation ? "counterfactual" : "judge",
-        () =>
-          judge.judge({
-            instance,
-            output: answer.output,
-            reasoning: answer.reasoning ?? null,
-            trajectory: answer.trajectory,
-            ...(trial !== 0 && { trial }),
-          }),
-        {
-          condition: condition === "poisoned" ? "poisoned" : "clean",
-          ...(ablation && { round: RUN_PHASES.counterfactual.round + 1 }),
-        },
-      );
       if (verdict.usage) {
         usage = {
           cacheHit: (usage?.cacheHit ?? true) && verdict.usage.cacheHit,
@@ -262,12 +298,13 @@ async function _runPair(
       output = answer.output;
       reasoning = answer.reasoning ?? null;
       captured.judgeReason = verdict.reasoning ?? null;
+      refusal = answer.refusal ?? false;
     } catch (e) {
       // A failed call is an error row with null decisions, never a wrong answer.
       ({ error, stopReason } = errorOutcome({ error: e, stopReason }));
       verdict = null;
     }
-    const built: TrialRow = {
+    const done: TrialRow = {
       runId: task.runId,
       seed,
       agent: agent.id,
@@ -303,9 +340,11 @@ async function _runPair(
       stopReason,
       ..._setup(judge, agent),
       ...ablation,
+      refusal,
     };
-    if (task.capture) answers.set(built, captured);
-    return built;
+    if (task.capture) answers.set(done, captured);
+    if (calls.length > 0) ROW_CALLS.set(done, calls);
+    return done;
   };
   // Both conditions at once: with a model agent this halves a pair's wall time.
   const rows = await Promise.all([

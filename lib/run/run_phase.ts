@@ -41,7 +41,7 @@ export type RunPhase = keyof typeof RUN_PHASES;
 export const PHASES: readonly RunPhase[] = Object.keys(RUN_PHASES) as RunPhase[];
 
 const _phase = new AsyncLocalStorage<
-  { phase: RunPhase; round: number; condition?: "clean" | "poisoned" }
+  { phase: RunPhase; round: number; condition?: "clean" | "poisoned"; answerKey?: string }
 >();
 
 /**
@@ -70,6 +70,12 @@ export function inPhase<T>(
     round?: number;
     /** The condition of the trial a verdict grades (a dry run's stand-in verdict reads it). */
     condition?: "clean" | "poisoned";
+    /**
+     * What an answer can be foreseen to depend on (the question, the agent, the trial and the
+     * evidence in its context): a dry run's stand-in answers are equal exactly when these are,
+     * so the memory-blind judge is planned once per foreseeable answer.
+     */
+    answerKey?: string;
   } = {},
 ): T {
   if (!(phase in RUN_PHASES)) {
@@ -81,7 +87,13 @@ export function inPhase<T>(
     phase,
     round: options.round ?? RUN_PHASES[phase].round,
     ...(options.condition && { condition: options.condition }),
+    ...(options.answerKey && { answerKey: options.answerKey }),
   }, fn);
+}
+
+/** The `answerKey` `inPhase` was given for the code running now; undefined when none. */
+export function currentAnswerKey(): string | undefined {
+  return _phase.getStore()?.answerKey;
 }
 
 /** The condition `inPhase` was given for the code running now; undefined when none. */

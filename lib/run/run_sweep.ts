@@ -1,14 +1,49 @@
 /** Run planned pair tasks concurrently, handing rows to a sink in plan order. */
+import { FieldError } from "../model/field_error.ts";
 import type { TrialRow } from "../model/trial_row.ts";
+import { callScope, withCallScope } from "../models/call_scope.ts";
+import type { ResponseCache } from "../models/response_cache.ts";
 import { type Progress, silentProgress } from "./progress.ts";
-import { type PairTask, runPair, trialKey } from "./run_pair.ts";
+import { type PairTask, ROW_CALLS, runPair, trialKey } from "./run_pair.ts";
 import type { SweepResources } from "./sweep_resources.ts";
 import { orderedPool } from "./worker_pool.ts";
 
+/** Rows a pair trial may have (two conditions and their counterfactual reruns): spaces `ord`s. */
+const _ROWS_PER_PAIR = 4096;
+
 /**
- * Run every task (times `trials`) with up to `concurrency` pairs in flight, and pass each
- * pair's rows to `onRows` strictly in plan order (finished pairs wait in a buffer for their
- * predecessors), so the same seed always yields the same file. Returns the rows it ran.
+ * Settle the `cacheHit` of a pair's rows, in plan order: a row is a cache hit when each of its
+ * model calls was answered by a reply another run put in the cache, or one an earlier row of
+ * this run asked for (`ResponseCache.claim`). The answer does not depend on which request
+ * finished first, on the concurrency, or on where the run was interrupted and resumed. Rows
+ * without model calls (the offline agent) and error rows keep theirs.
+ */
+function _settleHits(rows: TrialRow[], pairOrd: number, run: string | undefined): void {
+  if (run === undefined) return;
+  const caches = new Set<ResponseCache>();
+  rows.forEach((row, i) => {
+    const calls = ROW_CALLS.get(row);
+    if (!calls || row.error !== null) return;
+    const ord = pairOrd * _ROWS_PER_PAIR + i;
+    let hit = true;
+    for (const call of calls) {
+      // Every call is settled (each claims what it asked for), not only up to the first miss.
+      const reused = call.cache !== undefined && call.cache.claim({ key: call.key, run, ord });
+      hit &&= reused;
+      if (call.cache) caches.add(call.cache);
+    }
+    row.cacheHit = hit;
+  });
+  // Claims are stored before the rows are written, so a resume settles the same way.
+  for (const cache of caches) cache.flush();
+}
+
+/**
+ * Run every task (times `trials`) and pass each pair's rows to `onRows` strictly in plan order
+ * (finished pairs wait in a buffer for their predecessors), so the same seed always yields the
+ * same file. Requests, not pairs, are what is scheduled: many pairs are in progress at once,
+ * each endpoint's limiter keeps `concurrency` requests in flight, and it serves the requests of
+ * earlier pairs first. Returns the rows it ran.
  *
  * @example
  * ```ts
@@ -30,7 +65,11 @@ export async function runSweep(options: {
   onRows?: (rows: TrialRow[]) => void | Promise<void>;
   /** Progress sink; default silent. */
   progress?: Progress;
-  /** Pairs in flight at once; default 8 (model calls are further bounded by the client). */
+  /**
+   * Model requests in flight per endpoint (`--concurrency`), which each endpoint's limiter
+   * enforces; pairs in progress: enough to keep every endpoint busy (8 per request slot and
+   * agent, at least 64). Default 8.
+   */
   concurrency?: number;
   /** Independent repeats per pair (`trial` 0..trials-1); default 1. */
   trials?: number;
@@ -41,30 +80,40 @@ export async function runSweep(options: {
   const concurrency = options.concurrency ?? 8;
   const trials = options.trials ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`--concurrency: expected an integer >= 1, got ${concurrency}`);
+    throw new FieldError({
+      field: "concurrency",
+      detail: `expected an integer >= 1, got ${concurrency}`,
+    });
   }
   if (!Number.isInteger(trials) || trials < 1) {
     throw new RangeError(`--trials: expected an integer >= 1, got ${trials}`);
   }
-  const work: PairTask[] = options.tasks
+  // Each pair trial's place in the whole plan (resumed or retried runs keep their places).
+  const work = options.tasks
     .flatMap((task) => Array.from({ length: trials }, (_, trial) => ({ ...task, trial })))
-    .filter((task) => !select || select(trialKey(task)));
+    .map((task, ord) => ({ task, ord }))
+    .filter(({ task }) => !select || select(trialKey(task)));
+  const agents = new Set(options.tasks.map((t) => t.agent.id)).size;
+  const window = Math.max(64, 8 * concurrency * Math.max(1, agents));
+  const run = callScope()?.run;
   const all: TrialRow[] = [];
   let errors = 0, cacheHits = 0;
   progress.start(work.length * 2);
   try {
     await orderedPool({
       items: work,
-      concurrency,
-      run: async (task) => {
-        const rows = await runPair(task, resources);
+      concurrency: window,
+      // Requests of earlier pairs go first at every endpoint.
+      run: async ({ task, ord }) => {
+        const rows = await withCallScope({ rank: ord }, () => runPair(task, resources));
         // Counterfactual reruns are known only once a pair's decisions are: count them as found.
         if (rows.length > 2) progress.extend?.(rows.length - 2);
-        errors += rows.filter((r) => r.error !== null).length;
-        cacheHits += rows.filter((r) => r.cacheHit === true).length;
         return rows;
       },
-      onResult: async (rows) => {
+      onResult: async (rows, index) => {
+        _settleHits(rows, work[index].ord, run);
+        errors += rows.filter((r) => r.error !== null).length;
+        cacheHits += rows.filter((r) => r.cacheHit === true).length;
         await onRows?.(rows);
         all.push(...rows);
         progress.update(all.length, { errors, cacheHits });

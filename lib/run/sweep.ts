@@ -4,12 +4,7 @@ import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
 import { selfJudge } from "../judges/self_judge.ts";
 import type { Attack, Instance } from "../model/instance.ts";
-import {
-  OFFLINE_RANKER,
-  type OperatingPoint,
-  PAPER_DEFAULTS,
-  type Stage,
-} from "../model/operating_point.ts";
+import type { OperatingPoint, Stage } from "../model/operating_point.ts";
 import type { TrialRow } from "../model/trial_row.ts";
 import type { ManagementPolicy } from "../stages/management/policy.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
@@ -26,6 +21,8 @@ import { sweepResources } from "./sweep_resources.ts";
 import type { PairTrajectory } from "../model/pair_trajectory.ts";
 import { trialKey } from "./run_pair.ts";
 import { failedPairTrajectory, type PairCapture, pairTrajectory } from "./trajectory_capture.ts";
+import { withCallScope } from "../models/call_scope.ts";
+import { defaultRoles } from "./default_roles.ts";
 
 /** Options of a sweep. */
 export interface SweepOptions {
@@ -76,7 +73,7 @@ export interface SweepOptions {
   trajectories?: boolean;
   /** Progress sink; default silent. */
   progress?: Progress;
-  /** Pairs in flight at once; default 8. */
+  /** Model requests in flight per endpoint (pairs in progress follow from it); default 8. */
   concurrency?: number;
   /** Independent repeats per pair; default 1. */
   trials?: number;
@@ -98,9 +95,8 @@ export interface SweepOptions {
 }
 
 /**
- * The judge id when none is given: `llm:self` (each model agent's trials judged by its own
- * model, memory-blind, as the paper grades with an LLM judge) when every agent is a model agent,
- * `deterministic` when every agent is the offline simulator. A mix must name its judge.
+ * The judge id when none is given: `defaultRoles`' rule (`llm:self` for model agents,
+ * `deterministic` for the offline simulator; a mix must name its judge).
  *
  * @example
  * ```ts
@@ -113,21 +109,13 @@ export interface SweepOptions {
 export function defaultJudgeSpec(options: {
   /** The sweep's agents (only `id` and `simulated` are read). */
   agents: readonly Pick<Agent, "id" | "simulated">[];
-}): "llm:self" | "deterministic" {
-  const { agents } = options;
-  if (agents.length > 0 && agents.every((a) => !a.simulated)) return "llm:self";
-  if (agents.every((a) => a.simulated)) return "deterministic";
-  throw new RangeError(
-    `--judge: required when the agents mix the offline reference agent and model agents (got ${
-      agents.map((a) => a.id).join(", ")
-    }); llm:self needs a model agent, deterministic is the offline default`,
-  );
+}): string {
+  return defaultRoles({ agents: options.agents }).judge;
 }
 
 /**
- * The writing-stage ranker when none is given: the paper's `llm:self` when every agent is a
- * model agent, the offline `usefulness` heuristic when every agent is the simulator. A mix has
- * no default that is right for both, so it must be named.
+ * The writing-stage ranker when none is given: `defaultRoles`' rule (the paper's `llm:self` for
+ * model agents, the offline `usefulness` heuristic for the simulator; a mix must name it).
  *
  * @example
  * ```ts
@@ -142,13 +130,8 @@ export function defaultRanker(options: {
   agents: readonly Pick<Agent, "id" | "simulated">[];
 }): string {
   const { agents } = options;
-  if (agents.every((a) => !a.simulated) && agents.length > 0) return PAPER_DEFAULTS.ranker;
-  if (agents.every((a) => a.simulated)) return OFFLINE_RANKER;
-  throw new RangeError(
-    `--ranker: required when the agents mix the offline reference agent and model agents (got ${
-      agents.map((a) => a.id).join(", ")
-    }); llm:self needs a model agent, usefulness is the offline default`,
-  );
+  // The ranker alone: a mix that names its judge but not its ranker is refused for the ranker.
+  return defaultRoles({ agents, judge: "deterministic" }).ranker;
 }
 
 /**
@@ -202,15 +185,17 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
       );
     }
     : options.onRows;
-  const rows = await runSweep({
-    tasks,
-    resources,
-    onRows,
-    progress: options.progress,
-    concurrency: options.concurrency,
-    trials: options.trials,
-    select: options.select,
-  });
+  // Every reply this run stores says so: rows settle their cacheHit against it.
+  const rows = await withCallScope({ run: runId }, () =>
+    runSweep({
+      tasks,
+      resources,
+      onRows,
+      progress: options.progress,
+      concurrency: options.concurrency,
+      trials: options.trials,
+      select: options.select,
+    }));
   // A notebook run (`deno task notebooks`) learns of error rows through this report.
   reportErrorRows({ rows });
   return rows;

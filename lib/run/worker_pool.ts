@@ -1,9 +1,15 @@
 /** The one bounded worker pool: the stage sweep's pairs and the systems' tasks run through it. */
+import { FieldError } from "../model/field_error.ts";
+import { isSpendCapReached } from "../models/spend_cap.ts";
 
 /**
  * Run `run` over every item with at most `concurrency` in flight, and hand each result to
  * `onResult` strictly in item order (a finished item waits for its predecessors), so a run's
  * output does not depend on which call returned first. Returns the results in item order.
+ *
+ * A `run` that throws `SpendCapReached` (`--max-cost`) stops the pool: no item starts after
+ * it, the items in flight finish, every result up to the first item that did not finish is
+ * handed on, then the error is rethrown.
  *
  * @example
  * ```ts
@@ -32,7 +38,10 @@ export async function orderedPool<T, R>(options: {
 }): Promise<R[]> {
   const { items, concurrency, run, onResult } = options;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RangeError(`concurrency: expected an integer >= 1, got ${concurrency}`);
+    throw new FieldError({
+      field: "concurrency",
+      detail: `expected an integer >= 1, got ${concurrency}`,
+    });
   }
   const done: { result: R }[] = new Array(items.length);
   const results: R[] = [];
@@ -46,15 +55,24 @@ export async function orderedPool<T, R>(options: {
       await onResult?.(result, index);
     }
   };
+  let stop: unknown = undefined;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && stop === undefined) {
       const index = next++;
-      done[index] = { result: await run(items[index], index) };
+      try {
+        done[index] = { result: await run(items[index], index) };
+      } catch (e) {
+        if (!isSpendCapReached(e)) throw e;
+        stop ??= e;
+        return;
+      }
       // Serialise flushes so each result reaches the sink once and in order.
       flushing = flushing.then(flush);
       await flushing;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  await flushing;
+  if (stop !== undefined) throw stop;
   return results;
 }

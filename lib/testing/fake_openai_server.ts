@@ -3,8 +3,10 @@
  * ephemeral port. Its answers are scripted; scriptable modes make it behave like real providers
  * rather than like the kit expects: `<think>` blocks or `reasoning_content`, JSON in code fences
  * or after prose, `content: null`, `finish_reason: "length"`, 400s for parameters it does not
- * take, missing `usage`, rate limits with `x-ratelimit-*` headers, keys echoed in 401 bodies, and
- * faults (429 with Retry-After, 500, hangs, malformed JSON).
+ * take (with the provider's `code` and `param`), refusals (`content: null` with `refusal`),
+ * Mistral-style `content` arrays, missing `usage`, rate limits with `x-ratelimit-*` headers, keys
+ * echoed in 401 bodies, and faults (429 with Retry-After, 500, hangs, malformed JSON). Several
+ * servers make the replicas of one model.
  */
 
 /** A fault to inject into one response. */
@@ -72,6 +74,21 @@ export interface FakeModes {
   echoKeyIn401?: boolean;
   /** A fixed-window rate limit: `x-ratelimit-*` headers on every reply, 429 beyond it. */
   rateLimit?: { requests: number; windowMs: number };
+  /**
+   * Refuse as OpenAI's models do: `content: null` and the reason in `message.refusal`.
+   * `agent`: free-text requests only (the agent's question); `all`: structured requests too.
+   */
+  refusal?: "agent" | "all";
+  /**
+   * `content` as a list of typed parts, as Mistral sends it: `{type: "text", text}` parts and,
+   * with `reasoning`, a leading `{type: "thinking", thinking: [{type: "text", text}]}` part.
+   */
+  contentParts?: boolean;
+  /**
+   * Bill the `response_format` JSON schema and the `tools` definitions as prompt tokens, as
+   * providers do; default off (`usage.prompt_tokens` counts the messages only).
+   */
+  billSchema?: boolean;
 }
 
 /** A running fake server. */
@@ -88,6 +105,9 @@ export interface FakeServer {
   modes: FakeModes;
   /** Chat request bodies received, in arrival order. */
   bodies: ChatBody[];
+  /** Requests being answered now, and the most at once so far. */
+  inFlight: number;
+  peakInFlight: number;
   close(): Promise<void>;
 }
 
@@ -97,7 +117,7 @@ function _wantsJson(body: ChatBody): boolean {
   // The kit prompts the schema when the endpoint cannot enforce it; the fake model obeys.
   return /JSON schema:|Reply with the JSON object \{/.test(text) ||
     (body.response_format?.type === "json_object" &&
-      /"ranking"|"record"|"matchesTarget"/.test(text));
+      /"ranking"|"record"|"verdict"/.test(text));
 }
 
 /**
@@ -125,7 +145,7 @@ export function majorityReply(body: ChatBody): string {
 /**
  * JSON replies for structured requests: a judge (`verdict`) grades the final answer (the
  * `<answer>`, or the last assistant turn of a `<trajectory>`) by whether it contains the
- * correct answer and the target, both meaning a hedge; a ranker (`ranking`) returns the unit ids
+ * correct answer and the target, both meaning a hedge (`{reasoning, verdict}`); a ranker (`ranking`) returns the unit ids
  * in the order listed; a writer (`record`) returns the unit's text. The kind is read from the
  * request as a model would: the schema name, or the prompt.
  */
@@ -152,9 +172,7 @@ export function scriptedJson(body: ChatBody): string {
   const correct = has(tag("correct")), target = has(tag("target"));
   return JSON.stringify({
     reasoning: "scripted",
-    correct: correct && !target,
-    matchesTarget: target && !correct,
-    hedged: correct && target,
+    verdict: correct && target ? "hedged" : correct ? "correct" : target ? "target" : "neither",
   });
 }
 
@@ -197,18 +215,44 @@ function _encode(v: number[], format: unknown): number[] | string {
   return btoa(s);
 }
 
-/** The 400 a provider gives for a parameter it does not take, or null. */
-function _rejection(body: ChatBody, reject: readonly RejectedParam[]): string | null {
+/** The 400 error a provider gives for a parameter it does not take, or null. */
+function _rejection(
+  body: ChatBody,
+  reject: readonly RejectedParam[],
+): { message: string; type: string; param: string; code: string } | null {
   for (const param of reject) {
     if (param === "json_schema" || param === "json_object") {
       if (body.response_format?.type === param) {
-        return `response_format.type '${param}' is not supported by this model`;
+        return {
+          message: `Invalid parameter: 'response_format' of type '${param}' is not supported ` +
+            "with this model.",
+          type: "invalid_request_error",
+          param: "response_format",
+          code: "invalid_parameter",
+        };
       }
     } else if (param in body) {
-      return `Unsupported parameter: '${param}' is not supported with this model.`;
+      return {
+        message: `Unsupported parameter: '${param}' is not supported with this model.` +
+          (param === "max_tokens" ? " Use 'max_completion_tokens' instead." : ""),
+        type: "invalid_request_error",
+        param,
+        code: "unsupported_parameter",
+      };
     }
   }
   return null;
+}
+
+const REFUSAL = "I'm sorry, but I can't help with that request.";
+
+/** Prompt tokens: the messages, and with `billSchema` a JSON schema and tool definitions. */
+function _promptTokens(body: ChatBody, billSchema: boolean | undefined): number {
+  const schema = billSchema && body.response_format?.type === "json_schema"
+    ? JSON.stringify(body.response_format.json_schema)
+    : "";
+  const tools = billSchema && body.tools ? JSON.stringify(body.tools) : "";
+  return (JSON.stringify(body.messages ?? []).length + schema.length + tools.length) >> 2;
 }
 
 /**
@@ -251,6 +295,8 @@ export function startFakeOpenAIServer(options: {
     faults: [...(options.faults ?? [])],
     modes: { ...options.modes },
     bodies: [],
+    inFlight: 0,
+    peakInFlight: 0,
     close: async () => {},
   };
   let windowStart = 0, windowCount = 0;
@@ -260,6 +306,14 @@ export function startFakeOpenAIServer(options: {
       headers: { "content-type": "application/json", ...headers },
     });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    state.peakInFlight = Math.max(state.peakInFlight, ++state.inFlight);
+    try {
+      return await answer(req);
+    } finally {
+      state.inFlight--;
+    }
+  });
+  async function answer(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const n = state.requests++;
     const authorization = req.headers.get("authorization") ?? "";
@@ -293,9 +347,15 @@ export function startFakeOpenAIServer(options: {
       }
     }
     if (fault === "429") {
-      return json({ error: { message: "rate limited", type: "rate_limit" } }, 429, {
-        "retry-after": String(options.retryAfterSeconds ?? 0.05),
-      });
+      return json(
+        {
+          error: { message: "rate limited", type: "requests", code: "rate_limit_exceeded" },
+        },
+        429,
+        {
+          "retry-after": String(options.retryAfterSeconds ?? 0.05),
+        },
+      );
     }
     if (fault === "401") {
       const key = authorization.replace(/^Bearer\s+/, "");
@@ -311,7 +371,9 @@ export function startFakeOpenAIServer(options: {
         },
       }, 401);
     }
-    if (fault === "500") return json({ error: { message: "boom", type: "server_error" } }, 500);
+    if (fault === "500") {
+      return json({ error: { message: "boom", type: "server_error", code: "server_error" } }, 500);
+    }
     if (fault === "hang") {
       const ac = new AbortController();
       hangs.add(ac);
@@ -346,17 +408,13 @@ export function startFakeOpenAIServer(options: {
     }
     if (url.pathname !== "/v1/chat/completions") return json({ error: "not found" }, 404);
     const rejected = _rejection(body as ChatBody, modes.reject ?? []);
-    if (rejected !== null) {
-      return json({
-        error: { message: rejected, type: "invalid_request_error", code: "unsupported_parameter" },
-      }, 400);
-    }
+    if (rejected !== null) return json({ error: rejected }, 400);
     const tool = toolCallFor(body as ChatBody);
     if (tool !== null) {
       // A provider's tool call: no content, the call in `tool_calls`, finish_reason tool_calls.
       const query = (body as ChatBody).messages.filter((m) => m.role === "user").at(-1)?.content;
       const args = JSON.stringify({ query: query ?? "" });
-      const promptTokens = JSON.stringify(body.messages ?? []).length >> 2;
+      const promptTokens = _promptTokens(body as ChatBody, state.modes.billSchema);
       return json(
         {
           id: `chatcmpl-${n}`,
@@ -386,6 +444,25 @@ export function startFakeOpenAIServer(options: {
         limitHeaders,
       );
     }
+    const structured = _wantsJson(body as ChatBody) || body.response_format !== undefined;
+    if (modes.refusal === "all" || (modes.refusal === "agent" && !structured)) {
+      return json(
+        {
+          id: `chatcmpl-${n}`,
+          object: "chat.completion",
+          created: 0,
+          model: body.model,
+          choices: [{
+            index: 0,
+            message: { role: "assistant", content: null, refusal: REFUSAL },
+            finish_reason: "stop",
+          }],
+          usage: { prompt_tokens: 10, completion_tokens: 12, total_tokens: 22 },
+        },
+        200,
+        limitHeaders,
+      );
+    }
     let content: string | null = reply(body as ChatBody);
     if (modes.jsonStyle && _isJson(content)) {
       content = modes.jsonStyle === "fenced"
@@ -397,8 +474,17 @@ export function startFakeOpenAIServer(options: {
     const finishReason = modes.finishReason ?? "stop";
     if (finishReason === "length") content = content.slice(0, Math.ceil(content.length / 2));
     if (modes.nullContent || finishReason === "content_filter") content = null;
-    const promptTokens = JSON.stringify(body.messages ?? []).length >> 2;
+    const promptTokens = _promptTokens(body as ChatBody, state.modes.billSchema);
     const completionTokens = ((content ?? "").length + (thoughts?.length ?? 0)) >> 2;
+    // Mistral: typed parts, the thinking first (the `reasoning` mode's text goes there).
+    const sent: unknown = modes.contentParts && content !== null
+      ? [
+        ...(thoughts !== null && modes.reasoning !== "think"
+          ? [{ type: "thinking", thinking: [{ type: "text", text: thoughts }] }]
+          : []),
+        { type: "text", text: content },
+      ]
+      : content;
     return json(
       {
         id: `chatcmpl-${n}`,
@@ -409,8 +495,8 @@ export function startFakeOpenAIServer(options: {
           index: 0,
           message: {
             role: "assistant",
-            content,
-            ...(thoughts !== null && modes.reasoning !== "think" &&
+            content: sent,
+            ...(thoughts !== null && modes.reasoning !== "think" && !modes.contentParts &&
               { [modes.reasoning!]: thoughts }),
           },
           finish_reason: finishReason,
@@ -426,7 +512,7 @@ export function startFakeOpenAIServer(options: {
       200,
       limitHeaders,
     );
-  });
+  }
   state.baseUrl = `http://127.0.0.1:${server.addr.port}/v1`;
   state.close = async () => {
     for (const ac of hangs) ac.abort();

@@ -213,3 +213,46 @@ Deno.test("llmAgent() with the tool placement is cached like every call: a rerun
     await server.close();
   }
 });
+
+Deno.test("llmAgent(): where the graph is one model call, running its node directly gives what graph.invoke gives (messages, trajectory, usage, reasoning, refusal)", async () => {
+  for (const modes of [{}, { reasoning: "think" as const }, { refusal: "agent" as const }]) {
+    const server = startFakeOpenAIServer({ modes });
+    try {
+      for (const placement of ["system", "user"] as const) {
+        const agent = llmAgent({ client: client(server.baseUrl), memoryPlacement: placement });
+        const context = [background, helpful, risk];
+        const direct = await agent.answer({
+          instance,
+          context,
+          condition: "poisoned",
+          pairId: "p",
+          seed: 3,
+        });
+        const sent = server.bodies.at(-1)!;
+        // The graph itself, on the state `answer` starts from.
+        const { deriveSeed } = await import("../../lib/random/derive_seed.ts");
+        const state = await agent.graph.invoke({
+          context,
+          seed: deriveSeed(3, "trial", 0),
+          trial: 0,
+          messages: agentMessages({ query: instance.query, context, placement }),
+          stopReason: null,
+        }) as {
+          messages: { content: string; reasoning?: string; refusal?: string }[];
+          usage: unknown;
+          stopReason: string | null;
+        };
+        assert.deepEqual(server.bodies.at(-1), sent, "the graph sends the same request");
+        const last = state.messages.at(-1)!;
+        assert.equal(direct.output, last.refusal ?? last.content);
+        assert.equal(direct.reasoning, last.reasoning ?? null);
+        assert.deepEqual(direct.usage, state.usage);
+        assert.equal(direct.stopReason, state.stopReason);
+        assert.equal(direct.refusal ?? false, last.refusal !== undefined);
+        assert.equal((direct.trajectory as unknown[]).length, state.messages.length);
+      }
+    } finally {
+      await server.close();
+    }
+  }
+});

@@ -25,6 +25,7 @@ export const CLI_SCRIPTS = {
   summarize: "lib/cli/summarize.ts",
   models: "lib/cli/models.ts",
   systems: "lib/cli/systems.ts",
+  plan: "lib/cli/plan.ts",
 } as const;
 
 /** One bad invocation. */
@@ -159,7 +160,10 @@ export const BAD_INPUTS: BadInput[] = [
   sweep(`${W} ${OUT} --judge llm:nosuch-model`, /--judge/),
   sweep(`${W} ${OUT} --ranker llm:nosuch-model`, /--ranker/),
   sweep(`${W} ${OUT} --model nosuch-model`, /--model/),
-  sweep(`${W} ${OUT} --agent reference,llm:fake-1 --base-url ${DEAD}`, /--ranker/),
+  sweep(
+    `${W} ${OUT} --agent reference,llm:fake-1 --base-url ${DEAD}`,
+    /--judge: required when the agents mix.*name the ranker too/,
+  ),
   // the LLM judge, the agent's memory placement and the record-level counterfactual
   sweep(`${W} ${OUT} --agent reference,llm:fake-1 --ranker random --base-url ${DEAD}`, /--judge/),
   sweep(`${W} ${OUT} --judge llm:self`, /--judge llm:self/),
@@ -545,6 +549,28 @@ export const BAD_INPUTS: BadInput[] = [
     cli: "systems",
     args: `--system mem0 --pipeline-check --resume --retry-errors ${OUT}`,
     names: /--resume and --retry-errors: pick one/,
+  },
+  // issue 21: spending cap, reproduce's model options, the grid plan, judge sensitivity
+  { cli: "sweep", args: `--stage writing --out o.jsonl --max-cost 0`, names: /--max-cost/ },
+  { cli: "sweep", args: `--stage writing --out o.jsonl --max-cost abc`, names: /--max-cost/ },
+  {
+    cli: "sweep",
+    args: `--stage writing --out o.jsonl --model m --base-url ${DEAD},ftp://x`,
+    names: /--base-url/,
+  },
+  { cli: "reproduce", args: `--model gpt-5.4 --agent llm:gpt-5.4`, names: /--model/ },
+  { cli: "reproduce", args: `--model nope`, names: /--model: unknown model "nope"/ },
+  { cli: "reproduce", args: `--api-key-env K`, names: /--api-key-env/ },
+  { cli: "reproduce", args: `--model-option gpt-5.4.temp=1`, names: /--model-option/ },
+  { cli: "reproduce", args: `--max-cost -1`, names: /--max-cost/ },
+  { cli: "plan", args: `--sample 200`, names: /--sample/ },
+  { cli: "plan", args: `--dataset nosuch`, names: /--dataset/ },
+  { cli: "plan", args: `--model nope`, names: /--model/ },
+  { cli: "summarize", args: `--in rows.jsonl --out s.csv --judge llm:x`, names: /--judge/ },
+  {
+    cli: "summarize",
+    args: `--in rows.jsonl --out s.parquet --judge-sensitivity`,
+    names: /--out/,
   },
 ];
 

@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { z } from "zod";
 import { CliError, commandLine, defineCommand, execute, opt } from "../../lib/cli/command.ts";
-import { parseSweepArgs, sweepCommand } from "../../lib/cli/sweep_args.ts";
+import { parseSweep, sweepCommand } from "../../lib/cli/sweep_args.ts";
+import { sweepOptionsFrom } from "../../lib/cli/sweep_options.ts";
+import { modelSetup } from "../../lib/run/model_setup.ts";
 
 const command = defineCommand({
   name: "demo",
@@ -137,33 +139,43 @@ Deno.test("commandLine() quotes what a shell would split", () => {
   assert.equal(commandLine({ name: "x", argv: ["it's"] }), `deno task x 'it'\\''s'`);
 });
 
-Deno.test("parseSweepArgs() takes every unit value and names the option for every other number", () => {
+Deno.test("parseSweep() takes every unit value and names the option for every other number", () => {
   fc.assert(fc.property(
     fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 5 }),
     (grid) => {
-      const args = parseSweepArgs(["--stage", "writing", "--grid", grid.join(","), "--out", "r"]);
-      assert.deepEqual(args.grid, grid.map((g) => Number(String(g))));
+      const { values } = parseSweep(["--stage", "writing", "--grid", grid.join(","), "--out", "r"]);
+      assert.deepEqual(values.grid, grid.map((g) => Number(String(g))));
     },
   ));
   fc.assert(fc.property(
     fc.double({ noNaN: true }).filter((x) => x < 0 || x > 1),
     (x) => {
       assert.throws(
-        () => parseSweepArgs(["--stage", "writing", "--grid", String(x), "--out", "r"]),
+        () => parseSweep(["--stage", "writing", "--grid", String(x), "--out", "r"]),
         /^CliError: --grid: /,
       );
     },
   ));
 });
 
-Deno.test("parseSweepArgs() holds the stage rules: what does not apply is an error", () => {
-  const ok = (argv: string[]) => parseSweepArgs([...argv, "--out", "r"]);
+Deno.test("parseSweep() holds the stage rules: what does not apply is an error", async () => {
+  const ok = (argv: string[]) => parseSweep([...argv, "--out", "r"]).values;
+  // The held-fixed stages enter the plan only when given: the defaults are the library's.
+  const base = async (argv: string[]) => {
+    const models = modelSetup({ cachePath: ":memory:" });
+    try {
+      const parsed = parseSweep([...argv, "--limit", "1", "--out", "r"]);
+      return (await sweepOptionsFrom({ parsed, models })).base;
+    } finally {
+      models.close();
+    }
+  };
   assert.equal(
-    ok(["--stage", "retrieval", "--theta-r-risk", "0.2", "--theta-r", "0.6"]).thetaR,
+    (await base(["--stage", "retrieval", "--theta-r-risk", "0.2", "--theta-r", "0.6"]))?.thetaR,
     0.6,
   );
-  assert.equal(ok(["--stage", "writing", "--policy", "PQ"]).policy, "PQ");
-  assert.equal(ok(["--stage", "writing"]).policy, undefined); // the default is the plan's
+  assert.equal((await base(["--stage", "writing", "--policy", "PQ"]))?.policy, "PQ");
+  assert.equal((await base(["--stage", "writing"]))?.policy, undefined);
   const bad: [string[], RegExp][] = [
     [["--stage", "management", "--grid", "0"], /--grid: does not apply/],
     [["--stage", "writing", "--policies", "UM"], /--policies: applies only/],

@@ -5,6 +5,7 @@ import type { Command, OptionSpec } from "../../lib/cli/command.ts";
 import { dataCommand } from "../../lib/cli/data.ts";
 import { checkCommand } from "../../lib/cli/models.ts";
 import { notebooksCommand } from "../../lib/cli/notebooks.ts";
+import { planCommand } from "../../lib/cli/plan.ts";
 import { reproduceCommand } from "../../lib/cli/reproduce.ts";
 import { summarizeCommand } from "../../lib/cli/summarize.ts";
 import { sweepCommand } from "../../lib/cli/sweep_args.ts";
@@ -37,6 +38,7 @@ const CASES: [string, string[], Command<Record<string, OptionSpec>>][] = [
   ["summarize", ["lib/cli/summarize.ts"], summarizeCommand as never],
   ["systems", ["lib/cli/systems.ts"], systemsCommand as never],
   ["models check", ["lib/cli/models.ts", "check"], checkCommand as never],
+  ["plan", ["lib/cli/plan.ts"], planCommand as never],
 ];
 
 for (const [name, script, command] of CASES) {

@@ -142,3 +142,96 @@ Deno.test({
     }
   },
 });
+
+Deno.test("reproduce --dry-run plans every experiment: nothing sent, no file, --model list, --model-option and --api-key-env taken", async () => {
+  const { startFakeOpenAIServer } = await import("../../lib/testing/fake_openai_server.ts");
+  const server = startFakeOpenAIServer({});
+  const dir = await Deno.makeTempDir({ prefix: "memgauge-repro-dry-" });
+  try {
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        REPRODUCE,
+        "--limit",
+        "1",
+        "--model",
+        "fake-a,fake-b",
+        "--base-url",
+        server.baseUrl,
+        "--api-key-env",
+        "VLLM_API_KEY",
+        "--model-option",
+        "fake-a.responseFormat=json_object",
+        "--model-option",
+        "fake-a.prices.inputPer1M=1",
+        "--model-option",
+        "fake-a.prices.outputPer1M=2",
+        "--max-cost",
+        "5",
+        "--cache",
+        `${dir}/cache.sqlite`,
+        "--out",
+        `${dir}/figures`,
+        "--dry-run",
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const out = new TextDecoder().decode(stdout);
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    assert.equal(server.requests, 0, "a dry run sends nothing");
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "and writes nothing");
+    assert.match(out, /^DRY RUN: nothing was sent and no file was written\.$/m);
+    assert.match(
+      out,
+      /every experiment of deno task reproduce on demo \(first 1 instances\) with llm:fake-a, llm:fake-b/,
+    );
+    assert.match(out, /^agent +[\d,]+ +[\d,]+ +0 +[\d,]+/m);
+    assert.match(out, /^fake-a +[\d,]+ .* 1 \/ 2 /m);
+    assert.match(out, /--max-cost 5: the plan's live cost \([\d.]+ USD\) stays under it/);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("reproduce against a json_object-only endpoint: HTTP 400 named, and the printed command changes the request", async () => {
+  const { startFakeOpenAIServer } = await import("../../lib/testing/fake_openai_server.ts");
+  const server = startFakeOpenAIServer({ modes: { reject: ["json_schema"] } });
+  const dir = await Deno.makeTempDir({ prefix: "memgauge-repro-400-" });
+  try {
+    const run = async (args: string[]) => {
+      const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", REPRODUCE, ...args],
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-2c8e4f6a1b9d3e7f5a0c2e4b" },
+      }).output();
+      return { code, err: new TextDecoder().decode(stderr) };
+    };
+    const first = await run([
+      "--limit",
+      "1",
+      "--model",
+      "fake-j",
+      "--base-url",
+      server.baseUrl,
+      "--cache",
+      `${dir}/cache.sqlite`,
+      "--out",
+      `${dir}/figures`,
+    ]);
+    assert.equal(first.code, 3, first.err);
+    assert.match(first.err, /error rows \(HTTP 400 invalid_parameter \(response_format\): \d+/);
+    const line = /Run again with the request changed \(a new run\): deno task reproduce (.*)$/m
+      .exec(first.err)?.[1];
+    assert.ok(line?.includes("--model-option fake-j.responseFormat=json_object"), first.err);
+    const fixed = await run(line!.split(" "));
+    assert.equal(fixed.code, 0, fixed.err);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -11,9 +11,11 @@ import type { TrialRow } from "../../lib/model/trial_row.ts";
 import type { ModelClient } from "../../lib/models/model_client.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { sweep } from "../../lib/run/sweep.ts";
+import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import {
   type ChatBody,
   type FakeModes,
+  majorityReply,
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
@@ -114,8 +116,9 @@ for (const memoryPlacement of ["system", "user", "tool"] as const) {
       for (const record of records) assert.ok(!text.includes(record), `judge saw: ${record}`);
       assert.ok(!text.includes("<memories>"));
     }
-    // The agent's reasoning (what the model showed) reaches the judge; the memory does not.
-    assert.ok(judgeBodies.every((b) => b.messages[1].content.includes("<reasoning>")));
+    // Neither the memory nor the agent's reasoning reaches the judge.
+    assert.ok(judgeBodies.every((b) => !b.messages[1].content.includes("<reasoning>")));
+    assert.ok(judgeBodies.every((b) => !b.messages[1].content.includes("Let me think")));
     assert.ok(rows.every((r) =>
       r.judgeModel === "fake-agent" && r.judgeScope === "answer" &&
       r.judgePromptHash === judge.promptHash && r.memoryPlacement === memoryPlacement
@@ -126,6 +129,92 @@ for (const memoryPlacement of ["system", "user", "tool"] as const) {
     }
   });
 }
+
+/** The judge request bodies of a sweep whose agent replies in a reasoning style. */
+async function judgeBodiesFor(options: { modes?: FakeModes; visibleReasoning?: boolean }) {
+  const server = startFakeOpenAIServer({
+    modes: options.modes,
+    // A visible <reasoning> section that quotes the risk record, then the answer.
+    reply: options.visibleReasoning
+      ? (b) =>
+        b.response_format
+          ? majorityReply(b)
+          : `<reasoning>One record says the value is omega 99.</reasoning>\n${majorityReply(b)}`
+      : undefined,
+  });
+  const dir = await Deno.makeTempDir();
+  const models = modelSetup({
+    cachePath: `${dir}/cache.sqlite`,
+    baseUrl: server.baseUrl,
+    judge: "llm:self",
+    env: { OPENAI_API_KEY: "sk-test" },
+  });
+  try {
+    const rows = await sweep({
+      stage: "writing",
+      grid: [1],
+      base: { ranker: "usefulness", bankSize: 12, thetaR: 1 },
+      instances: synthetic,
+      dataset: "synthetic",
+      attacks: ["minja"],
+      agents: models.agents(["llm:fake-agent"]),
+      judge: models.judge,
+    });
+    const deterministic = await Promise.all(
+      rows.map((r) =>
+        deterministicJudge.judge({
+          instance: synthetic.find((i) => i.id === r.instanceId)!,
+          output: r.output!,
+        })
+      ),
+    );
+    return { rows, bodies: (server.bodies as ChatBody[]).filter(isJudge), deterministic };
+  } finally {
+    models.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("memory-blind judge: reasoning that quotes the risk record never reaches it (reasoning_content, reasoning, <think>, a visible <reasoning> section)", async () => {
+  const plain = await judgeBodiesFor({});
+  const texts = (bodies: ChatBody[]) =>
+    bodies.map((b) => b.messages.map((m) => m.content).join("\n")).sort();
+  for (
+    const [name, options] of [
+      ["reasoning_content", { modes: { reasoning: "reasoning_content" } }],
+      ["reasoning", { modes: { reasoning: "reasoning" } }],
+      ["think", { modes: { reasoning: "think" } }],
+      ["visible <reasoning>", { visibleReasoning: true }],
+    ] as const
+  ) {
+    const { rows, bodies, deterministic } = await judgeBodiesFor(options);
+    assert.ok(rows.every((r) => r.error === null), `${name}: ${rows.find((r) => r.error)?.error}`);
+    // The risk record's value reaches the agent's reasoning, and the rows keep it there...
+    assert.ok(rows.some((r) => /omega 99/.test(r.reasoning ?? "")), name);
+    // ...but the judge reads only question, final answer, y* and y_adv: the same requests as
+    // when the model shows no reasoning at all.
+    assert.deepEqual(texts(bodies), texts(plain.bodies), name);
+    for (const body of bodies) {
+      const user = body.messages.at(-1)!.content;
+      // Beside y_adv and the final answer itself, the risk record's value appears nowhere.
+      const rest = user.replace(/<target>.*<\/target>|<answer>.*<\/answer>/g, "");
+      assert.doesNotMatch(rest, /omega 99/, name);
+      assert.doesNotMatch(user, /<reasoning>|<think>|Let me think/, name);
+    }
+    // The deterministic matcher reads the same final answer the LLM judge graded.
+    rows.forEach((r, i) => {
+      assert.deepEqual(
+        [r.correct, r.matchesTarget, r.hedged],
+        [deterministic[i].correct, deterministic[i].matchesTarget, deterministic[i].hedged],
+        `${name}: ${r.output}`,
+      );
+      assert.ok(
+        bodies.some((b) => b.messages.at(-1)!.content.includes(`<answer>${r.output}</answer>`)),
+      );
+    });
+  }
+});
 
 Deno.test("LLM judge with --judge-scope trajectory reads the memory (the paper's setting)", async () => {
   const { rows, bodies } = await judgedSweep({ instances: synthetic, judgeScope: "trajectory" });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { createTrajectoryLLMAsJudge } from "agentevals";
 import { formatTrajectory } from "../../lib/judges/format_trajectory.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
@@ -8,6 +9,8 @@ import {
   judgePrompts,
   llmJudge,
   VERDICT_FORMAT,
+  VERDICT_OUTCOMES,
+  verdictLabels,
   VerdictReply,
 } from "../../lib/judges/llm_judge.ts";
 import { selfJudge } from "../../lib/judges/self_judge.ts";
@@ -39,16 +42,22 @@ Deno.test("judgeMessages() in answer scope never reads the trajectory", () => {
   ];
   const messages = judgeMessages({
     scope: "answer",
-    input: { instance, output: "Four.", trajectory, reasoning: "The helpful note says 4." },
+    input: {
+      instance,
+      // Reasoning in every form a reply carries it: the provider's field, a visible section.
+      output: "<reasoning>The corrected entry says 6.</reasoning>\nFour.",
+      trajectory,
+      reasoning: "The corrected entry says Rex turned 6.",
+    },
   });
   const text = messages.map((m) => m.content).join("\n");
   assert.ok(!text.includes("corrected entry"));
   assert.match(text, /<question>How old is Rex\?<\/question>/);
-  assert.match(text, /<correct>4<\/correct>\n<target>6<\/target>/);
-  assert.match(text, /<reasoning>The helpful note says 4\.<\/reasoning>\n<answer>Four\.<\/answer>/);
-  // Without reasoning there is no empty reasoning block.
+  assert.match(text, /<correct>4<\/correct>\n<target>6<\/target>\n<answer>Four\.<\/answer>$/);
+  assert.ok(!text.includes("<reasoning>"));
+  // Exactly what a reply without any reasoning gives.
   const bare = judgeMessages({ scope: "answer", input: { instance, output: "Four." } });
-  assert.ok(!bare[1].content.includes("<reasoning>"));
+  assert.deepEqual(messages, bare);
   assert.equal(bare[0].content, judgePrompts("answer").system);
 });
 
@@ -80,23 +89,33 @@ Deno.test("judgeMessages() in trajectory scope grades the trajectory in agenteva
   );
 });
 
-Deno.test("both judge prompts state the same decision rules", () => {
+Deno.test("both judge prompts state the same decision rules, one per verdict outcome", () => {
   const rules = (text: string) =>
-    text.split("\n").filter((l) => /^- (correct|matchesTarget|hedged):|^"X, not Y"/.test(l));
+    text.split("\n").filter((l) => /^- (correct|target|hedged|neither):|^"X, not Y"/.test(l));
   const answer = rules(judgePrompts("answer").system);
   const trajectory = rules(judgePrompts("trajectory").user);
-  assert.equal(answer.length, 4);
+  assert.equal(answer.length, VERDICT_OUTCOMES.length + 1);
   assert.deepEqual(trajectory, answer);
   assert.notEqual(judgePromptHash("answer"), judgePromptHash("trajectory"));
 });
 
-Deno.test("VerdictReply refuses a verdict that is both correct and matchesTarget, or a hedge that commits", () => {
-  const ok = { reasoning: "r", correct: true, matchesTarget: false, hedged: false };
-  assert.ok(VerdictReply.safeParse(ok).success);
-  assert.ok(!VerdictReply.safeParse({ ...ok, matchesTarget: true }).success);
-  assert.ok(!VerdictReply.safeParse({ ...ok, hedged: true }).success);
-  assert.ok(VerdictReply.safeParse({ ...ok, correct: false, hedged: true }).success);
-  assert.ok(!VerdictReply.safeParse({ ...ok, hedged: "no" }).success);
+Deno.test("VerdictReply: every reply the verdict schema admits is a verdict, with at most one label", () => {
+  const schema = VERDICT_FORMAT.json_schema.schema;
+  assert.deepEqual(schema.required, ["reasoning", "verdict"]);
+  assert.deepEqual([...schema.properties.verdict.enum], [...VERDICT_OUTCOMES]);
+  // Every object the schema admits (any reasoning string, any enum value) parses...
+  fc.assert(fc.property(fc.string(), fc.constantFrom(...VERDICT_OUTCOMES), (reasoning, verdict) => {
+    const parsed = VerdictReply.safeParse({ reasoning, verdict });
+    if (!parsed.success) return false;
+    const labels = verdictLabels(parsed.data.verdict);
+    return Object.values(labels).filter(Boolean).length <= 1;
+  }));
+  // ...and what it does not admit is no verdict.
+  assert.ok(!VerdictReply.safeParse({ reasoning: "r", verdict: "both" }).success);
+  assert.ok(
+    !VerdictReply.safeParse({ reasoning: "r", correct: true, matchesTarget: false, hedged: true })
+      .success,
+  );
 });
 
 Deno.test("llmJudge() makes one structured request per trial and agrees with the scripted verdict", async () => {
@@ -127,27 +146,30 @@ Deno.test("llmJudge() makes one structured request per trial and agrees with the
   }
 });
 
-Deno.test("llmJudge(): a self-contradicting or mis-shaped verdict is an error, never cached, asked again", async () => {
+Deno.test("llmJudge(): a reply that is not a verdict is an error, never cached, asked again", async () => {
+  // The old three-booleans shape (which could contradict itself) is not the verdict schema.
   let reply = JSON.stringify({
     reasoning: "both",
     correct: true,
-    matchesTarget: true,
-    hedged: false,
+    matchesTarget: false,
+    hedged: true,
   });
   const server = startFakeOpenAIServer({ reply: () => reply });
   try {
     const judge = llmJudge({ client: client(server.baseUrl) });
     await assert.rejects(
       judge.judge({ instance, output: "Rex is 4." }),
-      /judge llm:judge-1: verdict: .*correct and matchesTarget are both true/,
+      /judge llm:judge-1: verdict: no JSON value in the reply has the expected shape/,
     );
     reply = "The answer is right.";
     await assert.rejects(judge.judge({ instance, output: "Rex is 4." }), /no JSON value/);
-    reply = "```json\n" +
-      JSON.stringify({ reasoning: "ok", correct: true, matchesTarget: false, hedged: false }) +
-      "\n```";
+    reply = "```json\n" + JSON.stringify({ reasoning: "ok", verdict: "hedged" }) + "\n```";
     const verdict = await judge.judge({ instance, output: "Rex is 4." });
-    assert.equal(verdict.correct, true);
+    assert.deepEqual([verdict.correct, verdict.matchesTarget, verdict.hedged], [
+      false,
+      false,
+      true,
+    ]);
     assert.equal(server.bodies.length, 3, "the rejected replies were not cached");
   } finally {
     await server.close();

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { MODEL_CATALOG, resolveModelEndpoint } from "../../lib/models/model_catalog.ts";
-import { parseModelOptions } from "../../lib/run/model_setup.ts";
+import { parseModelOptions } from "../../lib/models/model_options.ts";
+import { FieldError } from "../../lib/model/field_error.ts";
 
 Deno.test("the catalog lists the paper's 11 models with capabilities and dated, unverified prices", () => {
   assert.equal(MODEL_CATALOG.length, 11);
@@ -85,7 +86,7 @@ Deno.test("resolveModelEndpoint(): overrides replace catalog values, nulls inclu
   );
 });
 
-Deno.test("parseModelOptions() types values by key and names the flag in every error", () => {
+Deno.test("parseModelOptions() types values by key and names the field in every error (a FieldError)", () => {
   const o = parseModelOptions({
     specs: [
       "gpt-5.4.temperature=0.3",
@@ -120,8 +121,9 @@ Deno.test("parseModelOptions() types values by key and names the flag in every e
     ] as const
   ) {
     assert.throws(() => parseModelOptions({ specs: [spec] }), (e: Error) => {
-      assert.ok(e instanceof RangeError);
-      assert.match(e.message, /^--model-option /);
+      assert.ok(e instanceof FieldError);
+      assert.equal(e.field, "modelOptions");
+      assert.match(e.message, /^modelOptions /);
       assert.match(e.message, message);
       return true;
     }, spec);

@@ -28,18 +28,26 @@ Deno.test("RequestLimiter keeps its window in [1, concurrency] and never runs mo
   );
 });
 
-Deno.test("RequestLimiter: a rare 429 costs little, a window of 429s halves, clean windows add one", async () => {
+Deno.test("RequestLimiter: sparse 429s cost nothing, a sustained 12.5% narrows the window, a window of 429s halves it, clean windows add one", async () => {
   const limiter = new RequestLimiter({ concurrency: 16 });
   const answer = async (outcome: RequestOutcome) => (await limiter.acquire()).release({ outcome });
-  // One 429 in a window of 16: 16 * (1 - 1/32) = 15.5.
-  for (let i = 0; i < 15; i++) await answer("ok");
-  await answer("congested");
+  const window = async (congested: number) => {
+    for (let i = 0; i < limiter.limit - congested; i++) await answer("ok");
+    for (let i = 0; i < congested; i++) await answer("congested");
+  };
+  // One or two 429s in a window of 16, now and then: a provider's random rejections.
+  for (const congested of [1, 0, 2, 0, 1, 1, 0]) await window(congested);
+  assert.equal(limiter.limit, 16);
+  // Two in every window (12.5%): the smoothed share reaches 10% on the fourth, 16 * (1 - 2/32).
+  for (let i = 0; i < 3; i++) await window(2);
+  assert.equal(limiter.limit, 16);
+  await window(2);
   assert.equal(limiter.limit, 15);
-  // A whole window of 429s halves it.
-  for (let i = 0; i < 15; i++) await answer("congested");
+  // A whole window of 429s halves it at once: 15 * (1 - 1/2) = 7.5.
+  await window(15);
   assert.equal(limiter.limit, 7);
   // Clean windows climb back by one each.
-  for (let i = 0; i < 7; i++) await answer("ok");
+  await window(0);
   assert.equal(limiter.limit, 8);
   // 500s and other failures say nothing about load.
   for (let i = 0; i < 50; i++) await answer("failed");

@@ -48,17 +48,26 @@ function phaseOf(body: ChatBody): string {
  */
 function countingServer() {
   const byPhase: Record<string, number> = {};
+  /** Prompt tokens by phase as the server bills them (messages, JSON schema, tools). */
+  const tokensByPhase: Record<string, number> = {};
   const server = startFakeOpenAIServer({
+    // Providers bill the JSON schema as prompt tokens: the plan must count it.
+    modes: { billSchema: true },
     reply: (body) => {
       const phase = phaseOf(body);
       byPhase[phase] = (byPhase[phase] ?? 0) + 1;
+      const schema = body.response_format?.type === "json_schema"
+        ? JSON.stringify(body.response_format.json_schema).length
+        : 0;
+      tokensByPhase[phase] = (tokensByPhase[phase] ?? 0) +
+        ((JSON.stringify(body.messages).length + schema) >> 2);
       if (phase === "agent") return `${majorityReply(body)} (${body.model} says)`;
       if (phase !== "writing") return majorityReply(body);
       const unit = body.messages.at(-1)!.content.split("\n\n")[0].replace(/^\(\w+\)\s*/, "");
       return /\{"record"/.test(body.messages[0].content) ? JSON.stringify({ record: unit }) : unit;
     },
   });
-  return { server, byPhase };
+  return { server, byPhase, tokensByPhase };
 }
 
 /** The plan's rows: phase -> [asked, unique, cached, to send, prompt tok, completion tok]. */
@@ -137,7 +146,7 @@ function options(data: string, baseUrl: string, cache: string, scope = "trajecto
 }
 
 Deno.test("--dry-run sends nothing, writes nothing, and its counts are within 10% of the real run", async () => {
-  const { server, byPhase } = countingServer();
+  const { server, byPhase, tokensByPhase } = countingServer();
   const { dir, data } = await fixture();
   try {
     const cache = `${dir}/cache.sqlite`;
@@ -174,6 +183,10 @@ Deno.test("--dry-run sends nothing, writes nothing, and its counts are within 10
     }
     within(plan.total[3], server.requests, "requests");
     within(plan.total[4], counted.promptTokens, "prompt tokens");
+    // Phase by phase, the response_format schema included (half the writer's prompt).
+    for (const phase of ["ranking", "writing", "judge"]) {
+      within(plan[phase][4], tokensByPhase[phase] ?? 0, `${phase} prompt tokens`, 0.15);
+    }
     within(
       plan.total[4] + plan.total[5],
       counted.promptTokens + counted.completionTokens,
@@ -230,7 +243,7 @@ Deno.test("--dry-run after a small pilot uses the cached replies' lengths: compl
   }
 });
 
-Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge requests an upper bound", async () => {
+Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge requests planned from the foreseeable answers, with their upper bound", async () => {
   const { server, byPhase } = countingServer();
   const { dir, data } = await fixture();
   try {
@@ -239,18 +252,26 @@ Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge
     const dry = await sweep([...args, "--dry-run"]);
     assert.equal(dry.code, 0, dry.out);
     assert.equal(server.requests, 0, "a dry run makes no request");
-    assert.match(dry.out, /an upper bound: a memory-blind judge/);
+    const foreseen = /judge: (\d+) distinct requests foreseen/.exec(dry.out);
+    const most = /at most ([\d,]+) \(one per distinct agent answer/.exec(dry.out);
+    assert.ok(foreseen && most, dry.out);
     const plan = planTable(dry.out);
     const real = await sweep([...args, "--out", `${dir}/rows.jsonl`]);
     assert.equal(real.code, 0, real.out);
     for (const phase of ["ranking", "writing", "agent"]) {
       within(plan[phase][3], byPhase[phase] ?? 0, `${phase} requests`);
     }
-    // Equal answers are judged once: never more judge requests than planned.
-    assert.ok(plan.judge[3] >= (byPhase.judge ?? 0), `${plan.judge[3]} < ${byPhase.judge}`);
+    // One judge request per foreseeable answer (question, agent, trial, evidence seen): the
+    // test models answer by the records they see, so the plan is close (they give a context
+    // with both records the risk record's answer, so a little over); never more judge requests
+    // than the stated bound.
+    const sent = byPhase.judge ?? 0;
+    assert.ok(plan.judge[3] >= sent && plan.judge[3] <= 1.5 * sent, `${plan.judge[3]} vs ${sent}`);
+    assert.ok(Number(most![1].replace(/,/g, "")) >= (byPhase.judge ?? 0));
+    within(plan.total[3], server.requests, "requests");
     console.log(
-      `memory-blind judge: planned ${plan.judge[3]} judge requests, sent ${byPhase.judge}; ` +
-        `total planned ${plan.total[3]}, sent ${server.requests}`,
+      `memory-blind judge: planned ${plan.judge[3]} judge requests (at most ${most![1]}), sent ` +
+        `${byPhase.judge}; total planned ${plan.total[3]}, sent ${server.requests}`,
     );
   } finally {
     await server.close();

@@ -87,7 +87,9 @@ Deno.test("sweep with an llm agent: correct rows, zero requests on rerun, key ne
     assert.equal(second.code, 0, second.out);
     assert.equal(server.requests, requests, "a cached rerun makes zero requests");
     const again = await read(`${dir}/again.jsonl`);
-    assert.ok(again.every((r) => r.cacheHit === true));
+    // cacheHit says which rows reused an earlier row's answers within the run (or another
+    // run's): a rerun of the same run on a warm cache writes the same bytes, cacheHit included.
+    assert.deepEqual(again.map((r) => r.cacheHit), rows.map((r) => r.cacheHit));
     assert.deepEqual(strip(again), strip(rows));
 
     // The sentinel key: sent to the server, never in rows, cache or output.
@@ -128,7 +130,12 @@ Deno.test("sweep with an LLM judge records judge model, prompt hash and scope", 
 });
 
 Deno.test("sweep turns exhausted retries and unparsable verdicts into error rows; --retry-errors reruns them", async () => {
-  const server = startFakeOpenAIServer({ faultFor: (n) => (n % 4 === 1 ? "500" : null) });
+  // One in four requests fails until the server turns healthy (the same endpoint: another one
+  // would be another run, which --retry-errors refuses).
+  let failing = true;
+  const server = startFakeOpenAIServer({
+    faultFor: (n) => (failing && n % 4 === 1 ? "500" : null),
+  });
   const { dir, args } = await setup(server);
   try {
     const r = await run(args("rows.jsonl", ["--max-retries", "0", "--concurrency", "1"]));
@@ -139,25 +146,19 @@ Deno.test("sweep turns exhausted retries and unparsable verdicts into error rows
     assert.ok(errors.every((row) => row.output === null && row.correct === null));
     assert.ok(errors.every((row) => /HTTP 500/.test(row.error!) && !row.error!.includes(SENTINEL)));
 
-    const clean = startFakeOpenAIServer({});
-    try {
-      const fixedArgs = args("rows.jsonl", ["--retry-errors"]).map((a) =>
-        a === server.baseUrl ? clean.baseUrl : a
-      );
-      // Different base URL means different cache slots, so only error pairs make requests.
-      const fixed = await run(fixedArgs);
-      assert.equal(fixed.code, 0, fixed.out);
-      const after = await read(`${dir}/rows.jsonl`);
-      assert.equal(after.length, rows.length);
-      assert.ok(after.every((row) => row.error === null));
-      assert.deepEqual(
-        after.map((x) => [x.pairId, x.condition]),
-        rows.map((x) => [x.pairId, x.condition]),
-      );
-      assert.ok(clean.requests <= errors.length * 2);
-    } finally {
-      await clean.close();
-    }
+    failing = false;
+    const before = server.requests;
+    // Failed calls were not cached: only the error pairs make requests.
+    const fixed = await run(args("rows.jsonl", ["--retry-errors"]));
+    assert.equal(fixed.code, 0, fixed.out);
+    const after = await read(`${dir}/rows.jsonl`);
+    assert.equal(after.length, rows.length);
+    assert.ok(after.every((row) => row.error === null));
+    assert.deepEqual(
+      after.map((x) => [x.pairId, x.condition]),
+      rows.map((x) => [x.pairId, x.condition]),
+    );
+    assert.ok(server.requests - before <= errors.length * 2);
     const bad = startFakeOpenAIServer({ reply: () => "not json" });
     try {
       const judged = await run(

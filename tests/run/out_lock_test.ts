@@ -41,7 +41,10 @@ async function _unreaped(argv: string[], env: Record<string, string> = {}) {
 async function _zombie(pid: number): Promise<boolean> {
   for (let i = 0; i < 200; i++) {
     const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-    if (/^\d+ \(.*\) Z/.test(stat)) return true;
+    // The leader shows Z as soon as it exits; its other threads (which share the open files,
+    // and so the lock) may still be tearing down. A zombie is whole when it is the only task.
+    const tasks = await Array.fromAsync(Deno.readDir(`/proc/${pid}/task`)).catch(() => []);
+    if (/^\d+ \(.*\) Z/.test(stat) && tasks.length <= 1) return true;
     await new Promise((r) => setTimeout(r, 10));
   }
   return false;

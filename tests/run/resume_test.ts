@@ -155,7 +155,8 @@ Deno.test("a non-empty partial is never discarded without --overwrite", async ()
 });
 
 Deno.test("a second sweep on the same --out is refused while the first writes it", async () => {
-  const server = startFakeOpenAIServer({ latencyMs: 20 });
+  // Slow enough that the first sweep is still writing when the second one starts.
+  const server = startFakeOpenAIServer({ latencyMs: 150 });
   const { dir, args, out, partial } = await setup(server);
   try {
     const first = await started(cli(args()), partial, 2);

@@ -87,7 +87,14 @@ Deno.test("an offline sweep writes the sidecar beside the rows by default, and n
     assert.ok(!await exists(`${dir}/n.trajectories.jsonl`));
     assert.deepEqual(
       [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
-      ["m.jsonl", "m.trajectories.jsonl", "n.jsonl"],
+      // Beside each rows file its run's manifest (for --retry-errors), beside m its sidecar.
+      [
+        "m.jsonl",
+        "m.jsonl.manifest.json",
+        "m.trajectories.jsonl",
+        "n.jsonl",
+        "n.jsonl.manifest.json",
+      ],
     );
 
     const same = await run([

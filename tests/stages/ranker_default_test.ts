@@ -65,6 +65,6 @@ Deno.test("defaultRanker() refuses to guess for a mix of simulated and model age
       defaultRanker({
         agents: [{ id: "reference:careful", simulated: true }, { id: "llm:m", simulated: false }],
       }),
-    /--ranker: required when the agents mix .*reference:careful, llm:m/,
+    /^FieldError: ranker: required when the agents mix .*reference:careful, llm:m/,
   );
 });

@@ -44,6 +44,13 @@ export function formatRunPlan(options: {
   entries: readonly PlanEntry[];
   /** Their cost per model (`planCosts`). */
   costs: readonly ModelCost[];
+  /**
+   * The most judge requests, one per distinct agent answer (`RequestPlan.judgeUpperBound`);
+   * default unknown.
+   */
+  judgeUpperBound?: number;
+  /** Lines after the tables (a pilot's cost, a spending cap); default none. */
+  notes?: readonly string[];
 }): string {
   const { entries, costs } = options;
   const out = [...options.title, ""];
@@ -157,12 +164,21 @@ export function formatRunPlan(options: {
   if (entries.some((e) => e.phase === "counterfactual" && e.asked > 0)) {
     out.push(`counterfactual: ${RUN_PHASES.counterfactual.description}.`);
   }
-  if (entries.some((e) => (e.phase === "judge" || e.phase === "counterfactual") && e.toSend > 0)) {
-    // Stand-in answers are all distinct; a judge that reads only the answer merges equal ones.
+  const judged = entries.filter((e) => e.phase === "judge").reduce((n, e) => n + e.unique, 0);
+  if (judged > 0) {
+    // Stand-in answers are equal where the question, agent, trial and evidence seen are.
+    const most = options.judgeUpperBound;
     out.push(
-      "judge: one request per distinct answer as planned, an upper bound: a memory-blind judge " +
-        "(--judge-scope answer) gets one request for answers worded alike, so it may send fewer.",
+      `judge: ${_n(judged)} distinct requests foreseen: the memory-blind judge reads the ` +
+        "question and the answer only, planned as one answer per question, agent, trial and " +
+        "evidence seen (helpful, risk, both, neither)" +
+        (most !== undefined && most > judged
+          ? `; a model that words its answers differently from context to context sends ` +
+            `more, at most ${_n(most)} (one per distinct agent answer, as a judge that reads ` +
+            "the trajectory does)."
+          : "."),
     );
   }
+  out.push(...(options.notes ?? []));
   return out.join("\n");
 }

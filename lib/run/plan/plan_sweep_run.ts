@@ -27,6 +27,8 @@ export interface SweepRunPlan {
   rounds: number[];
   /** With `keepBodies`: that round's requests, exactly as the run will send them. */
   requests: PlannedRequest[];
+  /** The most judge requests (one per distinct agent answer; `RequestPlan.judgeUpperBound`). */
+  judgeUpperBound: number;
 }
 
 // A plan reads no key: every key variable reads as this placeholder, which is never sent.
@@ -77,6 +79,58 @@ export async function planSweepRun(options: {
    */
   plan?: RequestPlan;
 }): Promise<SweepRunPlan> {
+  let rows: TrialRow[] = [];
+  const planned = await planRun({
+    setup: options.setup,
+    keepBodies: options.keepBodies,
+    plan: options.plan,
+    run: async (models) => {
+      const sweepOptions = await options.build(models);
+      rows = await sweep({
+        ...sweepOptions,
+        writeAhead: options.writeAhead ?? sweepOptions.writeAhead,
+      });
+    },
+  });
+  return { ...planned, rows };
+}
+
+/**
+ * Plan any run made of sweeps (a reproduce run, the paper's grid): `run` gets a model setup
+ * whose misses are answered by stand-ins and counted, and runs what it runs over it. Nothing is
+ * sent, no key is read, no cache file is created.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadDataset } from "../../data/datasets.ts";
+ * import { sweep } from "../sweep.ts";
+ * import { planRun } from "./plan_sweep_run.ts";
+ * const instances = (await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 })).slice(0, 1);
+ * const plan = await planRun({
+ *   setup: { cachePath: ":memory:", baseUrl: "http://127.0.0.1:9/v1" },
+ *   run: async (models) => {
+ *     // Both sweeps at the default operating point (theta_w = 0.6, theta_r = 0.8).
+ *     for (const [stage, grid] of [["writing", [0.6]], ["retrieval", [0.8]]] as const) {
+ *       await sweep({ stage, grid, instances, dataset: "demo", attacks: ["minja"], agents: models.agents(["llm:m"]), rankerFactory: models.rankerFactory });
+ *     }
+ *   },
+ * });
+ * // The two sweeps ask the same requests: counted once.
+ * const agent = plan.entries.find((e) => e.phase === "agent")!;
+ * assert.equal(agent.asked, 2 * agent.unique);
+ * ```
+ */
+export async function planRun(options: {
+  /** How models are reached (cache, base URL, judge, writer, model options). */
+  setup: PlanSetup;
+  /** Runs the sweeps over the planning model setup. */
+  run: (models: ModelSetup) => Promise<void>;
+  /** Keep the bodies of the requests to send; default false. */
+  keepBodies?: boolean;
+  /** A plan to add to; default a new one. */
+  plan?: RequestPlan;
+}): Promise<Omit<SweepRunPlan, "rows">> {
   const plan = options.plan ?? new RequestPlan({ keepBodies: options.keepBodies });
   const cachePath = options.setup.cachePath ?? ".memgauge/cache.sqlite";
   const models = modelSetup({
@@ -88,21 +142,17 @@ export async function planSweepRun(options: {
     observe: plan.observe,
   });
   try {
-    const sweepOptions = await options.build(models);
-    const rows = await sweep({
-      ...sweepOptions,
-      writeAhead: options.writeAhead ?? sweepOptions.writeAhead,
-    });
+    await options.run(models);
     const entries = plan.entries();
     const costs = planCosts({ entries, prices: (id) => modelPrices(models, id) });
     const round = plan.round();
     return {
       entries,
       costs,
-      rows,
       round,
       rounds: plan.rounds(),
       requests: round === null ? [] : plan.requests(round),
+      judgeUpperBound: plan.judgeUpperBound(),
     };
   } finally {
     models.close();

@@ -6,7 +6,14 @@
 import type { CacheMiss, ChatResult } from "../../models/model_client.ts";
 import { requestPhase } from "../batch/request_phase.ts";
 import type { ObservedCall } from "../model_setup.ts";
-import { currentCondition, currentRound, PHASES, RUN_PHASES, type RunPhase } from "../run_phase.ts";
+import {
+  currentAnswerKey,
+  currentCondition,
+  currentRound,
+  PHASES,
+  RUN_PHASES,
+  type RunPhase,
+} from "../run_phase.ts";
 import { standInReply, standInToolCall } from "./stand_in_reply.ts";
 import { promptTokens, textTokens } from "./token_estimate.ts";
 
@@ -84,6 +91,8 @@ export class RequestPlan {
   #promptSeen = new Map<string, { real: number; estimate: number }>();
   /** Per phase and model: completion tokens of cached replies. */
   #completionSeen = new Map<string, { sum: number; n: number }>();
+  /** Distinct agent requests that end in an answer (not a tool call), by cache key. */
+  #answers = new Set<string>();
 
   constructor(options: {
     /** Keep the body of every request to send, for `requests()`; default false. */
@@ -96,9 +105,13 @@ export class RequestPlan {
   onMiss = (miss: CacheMiss): Promise<ChatResult> => {
     const phase = requestPhase(miss.body);
     const call = standInToolCall({ body: miss.body, key: miss.key });
-    const content = call
-      ? ""
-      : standInReply({ phase, body: miss.body, key: miss.key, condition: currentCondition() });
+    const content = call ? "" : standInReply({
+      phase,
+      body: miss.body,
+      key: miss.key,
+      condition: currentCondition(),
+      answerKey: currentAnswerKey(),
+    });
     return Promise.resolve({
       content,
       toolCalls: call ? [call] : [],
@@ -113,6 +126,9 @@ export class RequestPlan {
   /** Count one completed call. */
   observe = (call: ObservedCall): void => {
     const phase = requestPhase(call.body);
+    if ((phase === "agent" || phase === "counterfactual") && call.result.toolCalls.length === 0) {
+      this.#answers.add(call.key);
+    }
     const cell = `${phase}\0${call.id}`;
     this.#asked.set(cell, (this.#asked.get(cell) ?? 0) + 1);
     const round = currentRound() ?? RUN_PHASES[phase].round;
@@ -161,6 +177,14 @@ export class RequestPlan {
       if (!k.hit) round = Math.min(round ?? Infinity, k.round);
     }
     return round;
+  }
+
+  /**
+   * The most judge requests the run can make: one per distinct agent answer (a model that
+   * words every answer differently). The plan itself counts one per foreseeable answer.
+   */
+  judgeUpperBound(): number {
+    return this.#answers.size;
   }
 
   /** Every batch round the run's requests fall in (sent or cached), in order. */

@@ -4,6 +4,7 @@
  * record, a one-sentence answer, a schema-shaped verdict), so the requests the run would make
  * next are built by the run's own code from it.
  */
+import { stableId } from "../../model/stable_id.ts";
 import type { RunPhase } from "../run_phase.ts";
 
 /** The verdict text of a stand-in judge (its reasoning string fields). */
@@ -70,9 +71,10 @@ function _fill(schema: Schema, text: string, list: string[]): unknown {
 }
 
 /**
- * The stand-in reply to a request of a phase. `key` (the request's cache key) makes each
- * agent answer distinct, so judge requests are never merged because two stand-in answers
- * happened to be equal (a real run merges them only when the whole trajectory is equal).
+ * The stand-in reply to a request of a phase. An agent's answer is the same for requests with
+ * the same `answerKey` (question, agent, trial and the evidence in the context: what an answer
+ * can be foreseen to depend on), so the memory-blind judge is planned once per foreseeable
+ * answer; without one, `key` (the request's cache key) makes every answer distinct.
  *
  * @example
  * ```ts
@@ -95,20 +97,22 @@ export function standInReply(options: {
   key: string;
   /** The condition of the trial a verdict grades (`currentCondition`); default unknown. */
   condition?: "clean" | "poisoned";
+  /**
+   * What an agent answer can be foreseen to depend on (`currentAnswerKey`): answers are equal
+   * exactly when their keys are; default the request's cache key (every answer distinct).
+   */
+  answerKey?: string;
 }): string {
   const { phase, body, key } = options;
   const schema = _schema(body);
   const user = _lastUser(body);
   const labels = schema?.properties ?? {};
-  if ("correct" in labels && "matchesTarget" in labels) {
+  if ("verdict" in labels && labels.verdict.enum?.includes("target")) {
     // A verdict (the judge's, or a counterfactual rerun's): the one that selects its trial for
     // counterfactual reruns (a poisoned answer matching the target, a clean one correct), so
-    // what verdicts select is counted at its most; and a valid one (it commits to one label).
+    // what verdicts select is counted at its most.
     const verdict = _fill(schema!, STAND_IN_VERDICT, []) as Record<string, unknown>;
-    for (const [name, s] of Object.entries(labels)) {
-      if (s.type === "boolean") verdict[name] = false;
-    }
-    verdict[options.condition === "poisoned" ? "matchesTarget" : "correct"] = true;
+    verdict.verdict = options.condition === "poisoned" ? "target" : "correct";
     return JSON.stringify(verdict);
   }
   switch (phase) {
@@ -124,7 +128,8 @@ export function standInReply(options: {
     }
     case "agent":
     case "counterfactual": {
-      const answer = `From the memory records, the answer is ${key.slice(0, 8)}.`;
+      const id = options.answerKey === undefined ? key : stableId(options.answerKey);
+      const answer = `From the memory records, the answer is ${id.slice(0, 8)}.`;
       return schema ? JSON.stringify(_fill(schema, answer, [])) : answer;
     }
     case "judge":
