@@ -1,16 +1,13 @@
 /**
  * The calibrated reference agent (every persona, the committed fit) against the paper's shapes:
- * every shape `calibrationTable` checks holds on the built-in demo set, the set the fit saw. On the
- * committed fixtures (invented text in the LoCoMo and LongMemEval layouts, a handful of usable
- * questions each) the table is computed end to end, factor by factor; with so few instances a
- * median moves in steps of a tenth or more, so there the shapes are reported, not asserted.
- * LoCoMo and LongMemEval themselves are checked by `deno task calibrate --dataset ...` (the
- * numbers are in the README), not here: the tests run without the benchmark files.
+ * every shape `calibrationTable` checks holds on the built-in demo set, the set the fit saw.
+ * LoCoMo and LongMemEval are checked by `deno task calibrate --dataset ...`, not here: the tests
+ * run without the benchmark files, and the committed fixtures (a handful of invented questions in
+ * their layouts) cannot hold Figure 7's banks nor give medians finer than a tenth.
  */
 import assert from "node:assert/strict";
 import { calibrationTable, formatCalibration } from "../../lib/experiments/calibration.ts";
 import { SIMULATOR_FIT } from "../../lib/agents/personas.ts";
-import { FIXTURE_DIR } from "../data/_built.ts";
 
 const FACTORS = [
   "writing, MINJA",
@@ -34,14 +31,3 @@ Deno.test("calibration: every shape of the paper holds on the demo set with the 
   assert.deepEqual(table.filter((r) => r.holds === null).map((r) => r.factor), ["trace load"]);
   assert.equal(SIMULATOR_FIT.report.shapesHolding, "9 of 9");
 });
-
-for (const dataset of ["locomo", "longmemeval"]) {
-  Deno.test(`calibration: the table is computed factor by factor on the ${dataset} fixture`, async () => {
-    const table = await calibrationTable({ dataset, dataDir: FIXTURE_DIR, bankSize: 20 });
-    assert.deepEqual(table.map((r) => r.factor), FACTORS);
-    for (const row of table) {
-      assert.ok(Number.isFinite(row.distance) && row.distance >= 0, row.factor);
-      assert.ok(row.simulator.length > 0 && !row.simulator.includes("NaN"), row.simulator);
-    }
-  });
-}
