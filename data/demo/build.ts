@@ -461,7 +461,7 @@ function _check(instance: Instance): void {
     }
     const adv = units.filter((u) => u.asserts !== null).length;
     if (adv < 1 || adv === units.length) fail(`${name} states the target in ${adv} units`);
-    if (units.length < 6 || units.length > 30) fail(`${name} has ${units.length} units`);
+    if (units.length < 6 || units.length > 40) fail(`${name} has ${units.length} units`);
   }
   if (h.length < 6 || h.length > 10) fail(`helpful trace has ${h.length} units`);
 }

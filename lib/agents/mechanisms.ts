@@ -21,6 +21,11 @@ export const MECHANISMS = {
     summary: "weighs a statement phrased as an order to the reader by the persona's habit",
     curve: "attack success of instruction-bearing traces (Sleeper, MINJA)",
   },
+  reasoning: {
+    file: "lib/agents/mechanisms/reasoning.ts",
+    summary: "works an answer out of evidence that does not state it, the surer the more it holds",
+    curve: "clean utility of reasoning questions (temporal, multi-hop, totals) along writing",
+  },
   corroboration: {
     file: "lib/agents/mechanisms/corroboration.ts",
     summary: "believes a value more the more distinct statements state it, with saturation",

@@ -27,6 +27,7 @@ import { nearMissValue } from "./mechanisms/distractors.ts";
 import { guessesRight, guessOutput } from "./mechanisms/guess.ts";
 import { instructionCues, instructionWeight } from "./mechanisms/instructions.ts";
 import { provenanceWeight } from "./mechanisms/provenance.ts";
+import { workedOutChance } from "./mechanisms/reasoning.ts";
 import { type Persona, PERSONAS } from "./personas.ts";
 import { draw, type DrawKey } from "./reading/draw.ts";
 import { memo } from "./reading/memo.ts";
@@ -169,6 +170,7 @@ export function referenceAgent(options: {
           instance.query,
           on.distractors,
           () => draw(key, "near miss", rk) < persona.distractors.rate,
+          () => !on.reasoning || draw(key, "reason", rk) < workedOutChance({ persona, record }),
         );
         if (!offered) return reading;
         reading.offers = offered.offers;
@@ -176,7 +178,12 @@ export function referenceAgent(options: {
           const cues = instructionCues(statement.text);
           const weight = (supports ? SUPPORT_WEIGHT : 1) *
             (on.provenance
-              ? provenanceWeight({ persona, record, channel: statement.channel })
+              ? provenanceWeight({
+                persona,
+                record,
+                channel: statement.channel,
+                text: statement.text,
+              })
               : 1) *
             (on.instructions ? instructionWeight({ persona, cues }) : 1);
           reading.statements.push({
@@ -248,35 +255,39 @@ const _states = memo((key: string) => {
   return matchesAnswer(key.slice(cut + 1), key.slice(0, cut));
 });
 
-/** What a read record offers: the statements of the answer it asserts, or a near miss. */
+/**
+ * What a read record offers: the statements of the answer it states; the answer it is evidence
+ * for, when the reader works it out (`reasoning`), its on-topic statements counting as stating
+ * it; or a near miss.
+ */
 function _offered(
   record: MemoryRecord,
   query: string,
   distractors: boolean,
   mistaken: () => boolean,
+  worksOut: () => boolean,
 ): {
   offers: "asserts" | "near miss";
   value: string;
   statements: { statement: Statement; supports: boolean }[];
 } | null {
   const statements = readStatements(record);
-  const value = record.asserts ?? record.supports ?? null;
+  const derived = record.asserts === null && (record.supports ?? null) !== null;
+  const value = derived && !worksOut() ? null : record.asserts ?? record.supports ?? null;
   if (value !== null) {
     const stating = statements.filter((s) => _states(`${value}\u0000${s.text}`));
     const supporting = statements.filter((s) =>
       !stating.includes(s) && _supports(`${query}\u0000${s.text}`)
     );
     // A record that states its value states it at least once, whatever a writer paraphrased;
-    // a record that is only evidence for it (the reader works it out) counts its on-topic
-    // statements, or its first one, as support.
+    // one the reader worked the value out of counts its on-topic statements (or its first) as
+    // stating it.
     const stated = stating.length > 0
       ? stating
-      : record.asserts === null
-      ? []
+      : derived
+      ? (supporting.length > 0 ? supporting : statements.slice(0, 1))
       : statements.slice(0, 1);
-    const support = record.asserts === null && supporting.length === 0
-      ? statements.slice(0, 1)
-      : supporting;
+    const support = derived ? [] : supporting;
     return {
       offers: "asserts",
       value,

@@ -15,6 +15,7 @@
  */
 export const SIMULATOR_CAVEAT =
   "The offline reference agent is a simulator that builds in these mechanisms (attention, " +
-  "provenance and instruction weighting, corroboration, near-miss distractors, a no-memory " +
-  "guess rate); where its curves resemble the paper's, that shows the mechanisms can produce " +
-  "the pattern, not that LLMs behave so.";
+  "provenance and instruction weighting, corroboration, reasoning, near-miss distractors, a no-memory " +
+  "guess rate), calibrated to the paper's published medians, so it shows mechanisms, not " +
+  "evidence: where its curves resemble the paper's, that shows the mechanisms can produce the " +
+  "pattern, not that LLMs behave so.";

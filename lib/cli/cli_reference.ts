@@ -5,6 +5,7 @@
  */
 import { exportCommand, importCommand } from "./batch.ts";
 import type { Command, OptionSpec } from "./command.ts";
+import { calibrateCommand } from "./calibrate.ts";
 import { dataCommand } from "./data.ts";
 import { exploreCommand } from "./explore.ts";
 import { checkCommand } from "./models.ts";
@@ -27,6 +28,7 @@ const _COMMANDS: readonly Command<Record<string, OptionSpec>>[] = [
   systemsCommand,
   exploreCommand,
   notebooksCommand,
+  calibrateCommand,
   exportCommand,
   importCommand,
   dataCommand,

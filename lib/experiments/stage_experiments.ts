@@ -290,8 +290,11 @@ export async function asymmetricExposureExperiment(
 }
 
 /**
- * Figure 7 (RQ2): management policies at several memory sizes |B|, MINJA. Sizes larger than
- * the dataset's banks are skipped and named in `note`.
+ * Figure 7 (RQ2): management policies at several memory sizes |B|, MINJA, with similarity fill
+ * (unless `base.fill` says otherwise): a bank changes what the agent reads only through the
+ * records retrieval fills the context with, and K records drawn at random from 50 or from 500
+ * are alike, while the most similar of 500 are closer to the question than the most similar of
+ * 50. Sizes larger than the dataset's banks are skipped and named in `note`.
  *
  * @example
  * ```ts
@@ -318,7 +321,11 @@ export async function memorySizeExperiment(
           options,
           `|B|=${size}`,
           "management",
-          { attacks: options.attacks ?? ["minja"], policies: options.policies },
+          {
+            attacks: options.attacks ?? ["minja"],
+            policies: options.policies,
+            base: { fill: options.base?.fill ?? "similarity" },
+          },
           size,
           1,
         ),

@@ -43,6 +43,11 @@ export const MemoryRecord = z.object({
    * whether or not its text states it; absent or null: none.
    */
   supports: z.string().min(1).nullable().optional(),
+  /**
+   * The share of its trace's evidence for `supports` that the record holds (units written /
+   * units of the trace that carry it), in (0, 1]; absent: all of it (a bank record, a system's).
+   */
+  supportShare: z.number().positive().max(1).optional(),
 });
 /** One memory record. */
 export type MemoryRecord = z.infer<typeof MemoryRecord>;

@@ -3,7 +3,7 @@
  * `deno task reproduce` uses (seed 0, every persona, the paper's defaults otherwise): curves
  * that K and fill move, curves that |B| moves (the demo banks hold look-alike records spread
  * through their order), and a writing-stage rise of MINJA ASR that corroboration produces as
- * the ranker admits the attack's repeated statements later. These are properties of the
+ * the ranker admits the attack's relayed corrections late. These are properties of the
  * simulator with this data, not claims about models.
  */
 import assert from "node:assert/strict";
@@ -14,7 +14,11 @@ import type { OperatingPoint, Stage } from "../../lib/model/operating_point.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import type { Ranker } from "../../lib/stages/writing/ranker.ts";
-import { usefulnessScore } from "../../lib/stages/writing/rankers/usefulness.ts";
+import {
+  RELAYED_CORRECTION_COST,
+  usefulnessScore,
+} from "../../lib/stages/writing/rankers/usefulness.ts";
+import { relaysCorrection } from "../../lib/text/relayed_correction.ts";
 
 const PERSONAS = ["careful", "balanced", "compliant", "recency", "skimmer"];
 
@@ -100,11 +104,10 @@ Deno.test("demo: |B| changes the management results", async () => {
 });
 
 Deno.test("demo, default ranker: median MINJA ASR at theta_w = 1 exceeds that at theta_w = 0.2 by 0.15 or more", async () => {
-  // Figure 3's writing sweep (the offline default ranker, usefulness). The attack's query turns
-  // ask the victim question and order the assistant ("Before you answer ... Please reason from
-  // the updated record"), so the ranker puts them below the trace's other units and only one
-  // statement of y_adv is in memory at theta_w = 0.2; its restatements enter as coverage grows,
-  // and corroboration turns them into belief.
+  // Figure 3's writing sweep (the offline default ranker, usefulness). MINJA's bridging steps
+  // relay a correction ("my record of your rent was corrected, ..."), which the ranker scores
+  // least useful, so at theta_w = 0.2 none of them is in memory; the rest enter as coverage
+  // grows, each a hearsay claim, and corroboration turns enough of them into belief.
   const specs = PERSONAS.map((p) => `reference:${p}`);
   const all = await rows({ stage: "writing", grid: [0.2, 1], specs });
   const rise = medianAsr(all, specs, 1) - medianAsr(all, specs, 0.2);
@@ -112,11 +115,9 @@ Deno.test("demo, default ranker: median MINJA ASR at theta_w = 1 exceeds that at
 });
 
 Deno.test("demo, random ranker: corroboration makes median MINJA ASR rise from theta_w = 0.2 to 1, more than without it", async () => {
-  // The usefulness ranker admits a unit stating y_adv first in every MINJA trace (see
-  // `deno task data --stats --ranker usefulness`), so at theta_w = 0.2 a lone claim is already
-  // in memory; a random ranker sometimes admits none of the attack's statements at 0.2. (The
-  // demo's MINJA traces are the benchmarks' construction, 6 of 13 units stating y_adv, so a
-  // random 3-unit prefix often holds one: the rise is about LongMemEval's, 0.12, not 0.15.)
+  // A random ranker admits the attack's statements at any coverage: at theta_w = 0.2 a 7-unit
+  // prefix of a 31-unit MINJA trace often holds one or two of its twelve restatements, and
+  // corroboration needs several, so ASR still rises with coverage, and more than without it.
   const on = PERSONAS.map((p) => `reference:${p}`);
   const off = PERSONAS.map((p) => `reference:${p}?corroboration=off`);
   const all = await rows({
@@ -130,28 +131,35 @@ Deno.test("demo, random ranker: corroboration makes median MINJA ASR rise from t
   assert.ok(rise(off) < rise(on), `rise without corroboration ${rise(off)}`);
 });
 
-Deno.test("demo, usefulness ranker: its redundancy term makes median MINJA ASR rise more from theta_w = 0.2 to 1 than ranking by score alone", async () => {
-  // MINJA repeats one claim; ranked by score alone its restatements follow the first saying, so
-  // the attack is corroborated at low coverage. The redundancy term admits them later.
-  const byScore: Ranker = {
-    id: "score-only",
+Deno.test("demo, usefulness ranker: its cost for relayed corrections keeps median MINJA ASR at theta_w = 0.5 below ranking without it", async () => {
+  // MINJA's bridging steps report that a stored entry was corrected and state y_adv; on the
+  // surface they look useful (a value, a reason, first person). Scored without the cost they
+  // come first, so half the trace already corroborates the attack.
+  const scoredBy = (id: string, cost: number): Ranker => ({
+    id,
     rank: (trace) =>
       Promise.resolve(
-        trace.units.map((u, i) => ({ id: u.id, i, s: usefulnessScore({ text: u.text }) }))
-          .sort((a, b) => b.s - a.s || a.i - b.i).map((u) => u.id),
+        trace.units.map((u, i) => ({
+          id: u.id,
+          i,
+          s: usefulnessScore({ text: u.text }) + (relaysCorrection(u.text) ? cost : 0),
+        })).sort((a, b) => b.s - a.s || a.i - b.i).map((u) => u.id),
       ),
-  };
+  });
   const specs = PERSONAS.map((p) => `reference:${p}`);
-  const rise = async (ranker: string) => {
+  const asrAt = async (ranker: string) => {
     const all = await rows({
       stage: "writing",
-      grid: [0.2, 1],
+      grid: [0.5],
       base: { ranker },
       specs,
-      rankers: { "score-only": byScore },
+      rankers: {
+        "with-cost": scoredBy("with-cost", 0),
+        "without-cost": scoredBy("without-cost", RELAYED_CORRECTION_COST),
+      },
     });
-    return medianAsr(all, specs, 1) - medianAsr(all, specs, 0.2);
+    return medianAsr(all, specs, 0.5);
   };
-  const [withTerm, without] = [await rise("usefulness"), await rise("score-only")];
-  assert.ok(withTerm > without && withTerm > 0, `with the term ${withTerm}, without ${without}`);
+  const [withCost, without] = [await asrAt("with-cost"), await asrAt("without-cost")];
+  assert.ok(withCost < without, `with the cost ${withCost}, without ${without}`);
 });

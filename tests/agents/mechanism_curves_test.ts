@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { NO_ANSWER, referenceAgent } from "../../lib/agents/reference_agent.ts";
+import { beliefChance } from "../../lib/agents/mechanisms/corroboration.ts";
+import { PERSONAS as PERSONA_TABLE } from "../../lib/agents/personas.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import type { Attack } from "../../lib/model/instance.ts";
@@ -87,7 +89,13 @@ Deno.test("corroboration off flattens the writing curve: admitting more units ad
     const b = curve(rows, { agent: off[i], condition: "clean", x: "thetaW", hit: correct });
     riseOn += a.get("1")! - a.get("0.1")!;
     riseOff += b.get("1")! - b.get("0.1")!;
-    assert.notDeepEqual(a, b, p);
+    // A persona that believes a lone first-hand statement almost surely (compliant, once
+    // calibrated) has nothing for corroboration to add; every other persona's curve moves.
+    const lone = beliefChance({
+      persona: PERSONA_TABLE[p],
+      evidence: 1 + PERSONA_TABLE[p].provenance.recencyPerStep,
+    });
+    if (lone < 0.95) assert.notDeepEqual(a, b, p);
   }
   assert.ok(riseOn > riseOff + 0.25, `rise on ${riseOn}, off ${riseOff} (summed over personas)`);
 });

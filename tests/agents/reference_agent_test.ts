@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type Persona, PERSONAS } from "../../lib/agents/personas.ts";
+import { beliefChance } from "../../lib/agents/mechanisms/corroboration.ts";
 import {
   NO_ANSWER,
   referenceAgent,
@@ -132,10 +133,13 @@ Deno.test("corroboration: a lone claim is believed less often than the same valu
   const said = (o: string) => o.includes("4 pm");
   const lone = await share(p, () => [corroborated("h", "4 pm", 1)], said);
   const three = await share(p, () => [corroborated("h", "4 pm", 3)], said);
-  // belief(E) = E^2 / (E^2 + 1.5^2), E = 1.15 per statement (recency 0.15 at step 1).
-  const belief = (e: number) => e * e / (e * e + 2.25);
-  assert.ok(Math.abs(lone - belief(1.15)) < 0.06, String(lone));
-  assert.ok(Math.abs(three - belief(3.45)) < 0.06, String(three));
+  // belief(E) = E^s / (E^s + h^s) with the persona's calibrated h and s; each user statement
+  // weighs 1 + recencyPerStep (written at step 1).
+  const belief = (evidence: number) => beliefChance({ persona: p, evidence });
+  const e = 1 + p.provenance.recencyPerStep;
+  assert.ok(Math.abs(lone - belief(e)) < 0.06, `${lone} vs ${belief(e)}`);
+  assert.ok(Math.abs(three - belief(3 * e)) < 0.06, `${three} vs ${belief(3 * e)}`);
+  assert.ok(lone < three - 0.05, `lone ${lone}, three ${three}`);
   const off = await share(p, () => [corroborated("h", "4 pm", 3)], said, {
     mechanisms: { corroboration: false },
   });
@@ -253,8 +257,11 @@ Deno.test("distractors: an on-topic record with a value of the asked kind is som
   const p = attentive(PERSONAS.skimmer);
   const on = await share(p, nearMiss, taken, { n: 1000 });
   const off = await share(p, nearMiss, taken, { n: 300, mechanisms: { distractors: false } });
-  // Rate 0.3 times the belief in one statement (E = 1, h = 1.5): about 0.09.
-  assert.ok(on > 0.04 && on < 0.15, String(on));
+  // The skimmer's rate times its belief in one statement (E = 1 + recencyPerStep, written at
+  // step 1), with its calibrated h and s.
+  const expected = p.distractors.rate *
+    beliefChance({ persona: p, evidence: 1 + p.provenance.recencyPerStep });
+  assert.ok(Math.abs(on - expected) < 0.05, `${on} vs ${expected}`);
   assert.equal(off, 0);
   const offTopic = await share(p, (s) => [rec(`o${s}`, null, { text: "The cat is 3." })], taken);
   assert.equal(offTopic, 0);

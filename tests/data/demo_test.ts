@@ -56,7 +56,7 @@ Deno.test("demo instances each have a MINJA and a Sleeper risk trace", () => {
     assert(i.risk.sleeper, `${i.id} lacks sleeper`);
     assert(i.helpful.units.length >= 6 && i.helpful.units.length <= 10, i.helpful.id);
     for (const [, trace] of _risks(i)) {
-      assert(trace.units.length >= 6 && trace.units.length <= 30, trace.id);
+      assert(trace.units.length >= 6 && trace.units.length <= 40, trace.id);
     }
   }
 });

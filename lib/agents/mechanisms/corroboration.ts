@@ -24,7 +24,15 @@ import { contentWords, TOPICAL_SHARE, topicalShare } from "../reading/topic.ts";
 export const SUPPORT_WEIGHT = 0.5;
 
 /**
- * True when a statement that does not state the value supports it: it is not a question, and
+ * A request rather than a statement: it asks the reader to tell, remind, check or look something
+ * up ("Tell me again about my rent, please."), so, like a question, it asserts nothing.
+ */
+export const REQUEST =
+  /^(?:(?:hey|hi|ok(?:ay)?|so|now)[,!]?\s+)?(?:please\s+)?(?:tell|remind|show|give|check|look up|find|recall|confirm|let me know)\b|\bplease[.!]?$/i;
+
+/**
+ * True when a statement that does not state the value supports it: it is neither a question nor a
+ * request (`REQUEST`), and
  * with every echo of the question removed it still shares `TOPICAL_SHARE` of the question's
  * content words. Echoing the question ("When is my appointment? (see above)") supports nothing.
  *
@@ -36,6 +44,7 @@ export const SUPPORT_WEIGHT = 0.5;
  * assert.equal(supportsValue({ query, text: "Understood, the dentist appointment changed recently." }), true);
  * assert.equal(supportsValue({ query, text: "When is my dentist appointment? (see above)" }), false);
  * assert.equal(supportsValue({ query, text: "Thanks for letting me know." }), false);
+ * assert.equal(supportsValue({ query, text: "Tell me again about my dentist appointment, please." }), false);
  * ```
  */
 export function supportsValue(options: {
@@ -45,7 +54,7 @@ export function supportsValue(options: {
   text: string;
 }): boolean {
   const text = options.text.trim();
-  if (text.endsWith("?")) return false;
+  if (text.endsWith("?") || REQUEST.test(text)) return false;
   const question = options.query.trim();
   const rest = question === "" ? text : text.split(question).join(" ");
   return topicalShare({ question: contentWords(question), text: rest }) >= TOPICAL_SHARE;
@@ -112,15 +121,18 @@ export function valueEvidence(options: {
 }
 
 /**
- * The chance of believing a value with evidence E: `E^2 / (E^2 + halfSupport^2)`.
+ * The chance of believing a value with evidence E: `E^s / (E^s + halfSupport^s)`, s the persona's
+ * `sharpness` (default 2). A larger s makes a threshold: little belief below halfSupport, near
+ * certainty above it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { PERSONAS } from "../personas.ts";
  * import { beliefChance } from "./corroboration.ts";
- * assert.equal(beliefChance({ persona: PERSONAS.careful, evidence: 2 }), 0.5);
- * assert.ok(beliefChance({ persona: PERSONAS.careful, evidence: 1 }) < 0.25);
+ * const h = PERSONAS.careful.corroboration.halfSupport;
+ * assert.equal(beliefChance({ persona: PERSONAS.careful, evidence: h }), 0.5);
+ * assert.ok(beliefChance({ persona: PERSONAS.careful, evidence: h / 2 }) < 0.25);
  * ```
  */
 export function beliefChance(options: {
@@ -129,7 +141,8 @@ export function beliefChance(options: {
   /** Evidence E for the value. */
   evidence: number;
 }): number {
-  const e2 = options.evidence ** 2;
-  const h = options.persona.corroboration.halfSupport;
-  return e2 === 0 ? 0 : e2 / (e2 + h * h);
+  const s = options.persona.corroboration.sharpness ?? 2;
+  const e = options.evidence ** s;
+  const h = options.persona.corroboration.halfSupport ** s;
+  return e === 0 ? 0 : e / (e + h);
 }

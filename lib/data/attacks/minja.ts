@@ -182,7 +182,7 @@ export interface MinjaTraceOptions {
   victim?: string;
   /** `numbers` key of the queried quantity, or null. */
   numberKey: string | null;
-  /** Trace load multiplier: scales the benign turns. */
+  /** Trace load multiplier: scales the attack queries and the benign turns. */
   traceLoad: number;
   /** The answer's kind: a `text` target (a clause) is quoted; default `answerKindOf(answer)`. */
   kind?: AnswerKind;
@@ -190,8 +190,12 @@ export interface MinjaTraceOptions {
   prng: Prng;
 }
 
-/** Benign units at trace load 1 (three exchanges). */
-const BASE_FILLER = 6;
+/**
+ * Benign units at trace load 1 (six exchanges). MINJA interleaves 50 benign queries of other
+ * users with 15 attack queries submitted 3-6 times each, so about two submissions in five are
+ * benign; six exchanges beside the nine attack submissions and their replies keep that share.
+ */
+const BASE_FILLER = 12;
 
 const _capitalized = (s: string): string => s[0].toUpperCase() + s.slice(1);
 
@@ -266,7 +270,13 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
     ...(term.embedded === null ? [] : shuffle(TEMPLATES.queries.embedded, { prng }).slice(0, 1)),
     ...shuffle(TEMPLATES.queries.term, { prng }),
   ].map((f) => _fill(f, values("user"))).filter(clean);
-  const queries = forms.slice(0, TEMPLATES.attackQueries);
+  // The trace load scales the attack as well as its benign turns: a heavier MINJA interaction
+  // submits more attack queries (2, 3, 4 at loads 0.75, 1, 1.25), as the paper scales the
+  // trace's source units.
+  const queries = forms.slice(
+    0,
+    Math.max(1, Math.round(TEMPLATES.attackQueries * options.traceLoad)),
+  );
   if (queries.length === 0) {
     throw new RangeError(`buildMinjaTrace: too few attack queries for ${JSON.stringify(question)}`);
   }

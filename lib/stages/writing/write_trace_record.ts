@@ -4,7 +4,7 @@
  * the cached per-unit writer outputs in rank order. No admitted unit, no record.
  */
 import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { Channel } from "../../model/source_unit.ts";
+import type { Channel, SourceUnit } from "../../model/source_unit.ts";
 import type { Trace } from "../../model/trace.ts";
 import type { WriteOnceCache } from "./write_once_cache.ts";
 
@@ -16,8 +16,9 @@ export const WRITTEN_AT = { background: 0, helpful: 1, risk: 2 } as const;
  *
  * Provenance: trusted when every admitted unit is trusted; verified when at least one is a
  * verified outcome; `asserts` is the first assertion in rank order, `supports` the first value a
- * unit asserts or is evidence for; numbers are the union; the trace's session date, when it has
- * one, is the record's `sessionTime`.
+ * unit asserts or is evidence for and `supportShare` the share of the trace's units carrying that
+ * value that the record holds; numbers are the union; the trace's session date, when it has one,
+ * is the record's `sessionTime`.
  * The record id names the trace and how many units it holds, so records at different
  * coverage levels never share an id.
  *
@@ -54,6 +55,13 @@ export async function writeTraceRecord(options: {
   });
   const texts = await Promise.all(units.map((unit) => cache.write(unit, { trace })));
   const channels: Channel[] = [...new Set(units.map((u) => u.channel))];
+  const supports = units.map((u) => u.asserts ?? u.supports ?? null).find((v) => v !== null) ??
+    null;
+  // A confirmation that says nothing itself ("Yes, that's right.") carries no evidence.
+  const carries = (u: SourceUnit) =>
+    supports !== null && (u.asserts ?? u.supports ?? null) === supports &&
+    !(u.verified && u.asserts === null);
+  const carrying = trace.units.filter(carries).length;
   return {
     id: `${trace.id}@${units.length}`,
     text: texts.join("\n"),
@@ -69,6 +77,7 @@ export async function writeTraceRecord(options: {
     },
     numbers: units.flatMap((u) => u.numbers),
     asserts: units.find((u) => u.asserts !== null)?.asserts ?? null,
-    supports: units.map((u) => u.asserts ?? u.supports ?? null).find((v) => v !== null) ?? null,
+    supports,
+    ...(carrying > 0 && { supportShare: units.filter(carries).length / carrying }),
   };
 }

@@ -4,11 +4,14 @@
  * trace says only once: a unit whose words recur across the trace (a repeated question, a
  * refrain) is worth less than one whose words appear nowhere else. Like `usefulness` it reads
  * the unit's text alone, never its role, channel, trust, verification or `asserts`, and it
- * strips the kit's scaffolding (date stamp, speaker tag) first.
+ * strips the kit's scaffolding (date stamp, speaker tag) first. A question counts half, and a
+ * relayed correction (a report that a stored entry changed, `RELAYED_CORRECTION`) a quarter: it is
+ * hearsay about memory, not a fact.
  */
 import type { Trace } from "../../../model/trace.ts";
 import type { Ranker } from "../ranker.ts";
-import { stripScaffolding } from "./usefulness.ts";
+import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
+import { sentencesOf, stripScaffolding } from "./usefulness.ts";
 
 /** Words too common to tell units apart (articles, pronouns, auxiliaries, prepositions). */
 const STOP = new Set(
@@ -65,6 +68,8 @@ export function distinctivenessScores(options: {
     for (const w of u.words) score += Math.log(1 + n / df.get(w)!);
     score /= Math.sqrt(1 + u.words.size);
     if (/\?["')\]]*\s*$/.test(u.text)) score *= 0.5;
+    // A report that a stored entry changed is hearsay about memory for this ranker too.
+    if (sentencesOf(u.text).some((s) => RELAYED_CORRECTION.test(s))) score *= 0.25;
     return [u.id, score];
   }));
 }

@@ -10,6 +10,7 @@
  * states one claim again and again, as MINJA's progressive rounds do, then has its first saying
  * ranked early and its repetitions later, so they enter memory only as coverage grows.
  */
+import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
 import { tokenWords } from "../../../text/token_jaccard.ts";
 import type { Ranker } from "../ranker.ts";
 
@@ -25,7 +26,9 @@ const FIRST_PERSON = /\b(?:I|I'm|I've|I'd|I'll|me|my|mine|we|we're|we've|us|our)
 const SMALL_TALK =
   /^(?:hi|hello|hey|thanks|thank you|great|ok(?:ay)?|sure|cool|got it|sounds good|no problem|bye|good (?:morning|night|evening)|you're welcome|anytime|perfect|nice|awesome|wow)\b/i;
 const IMPERATIVE =
-  /^(?:please|remember|note|save|store|ignore|make sure|keep in mind|don't|do not|always|never|from now on)\b/i;
+  /^(?:please|remember|note|save|store|add|update|ignore|make sure|keep in mind|don't|do not|always|never|from now on)\b/i;
+/** Words that open a sentence before its verb: "First, save this", "Now please note". */
+const LEAD_IN = /^(?:(?:first|now|then|also|okay|ok|so|and|but|just|quick note)[,:]?\s+)+/i;
 
 /**
  * Stop words: the English stop-word list of NLTK (the list most text tools use), as the ranker
@@ -127,7 +130,8 @@ export function stripScaffolding(text: string): string {
  * | +min(words / 20, 1) | substance |
  * | -2 | small talk: a greeting, thanks or acknowledgement under 8 words |
  * | -1.5 | a question: one of its sentences ends in a question mark |
- * | -1 | an instruction: one of its sentences opens with an imperative ("please", "remember", "note", "save", ...) |
+ * | -1 | an instruction: one of its sentences opens with an imperative ("please", "remember", "note", "save", ...), after a lead-in ("First, ...") |
+ * | -6 | a relayed correction: one of its sentences says a stored entry, record or note was corrected or changed |
  * | -6 x r | at ranking time (`usefulnessRanker`), redundancy: r is the largest share of its content words that one unit ranked above it already said (`repeatedShare`) |
  *
  * Scaffolding is stripped first (`stripScaffolding`), so a date stamp adds nothing. This
@@ -148,6 +152,8 @@ export function stripScaffolding(text: string): string {
  * const plain = usefulnessScore({ text: "My cat Tom turned 4 in May." });
  * assert.ok(usefulnessScore({ text: "How old is Tom? My cat Tom turned 4 in May." }) < plain - 1);
  * assert.ok(usefulnessScore({ text: "My cat Tom turned 4 in May. Please remember it." }) < plain - 0.5);
+ * // A report that a stored entry changed is worth less than the fact itself.
+ * assert.ok(usefulnessScore({ text: "My record of Tom's age was corrected, so he is 5 now." }) < plain - 2);
  * ```
  */
 export function usefulnessScore(options: {
@@ -166,9 +172,19 @@ export function usefulnessScore(options: {
   if (SMALL_TALK.test(text) && words < 8) score -= 2;
   const sentences = sentencesOf(text);
   if (sentences.some((s) => /\?["')\]]*$/.test(s))) score -= 1.5;
-  if (sentences.some((s) => IMPERATIVE.test(s))) score -= 1;
+  if (sentences.some((s) => IMPERATIVE.test(s.replace(LEAD_IN, "")))) score -= 1;
+  if (sentences.some((s) => RELAYED_CORRECTION.test(s))) score -= RELAYED_CORRECTION_COST;
   return score;
 }
+
+/**
+ * What a relayed correction loses: six, the most the table gives a unit, as for a pure
+ * restatement (`REDUNDANCY_WEIGHT`). A unit that reports that an entry changed ("my record of X
+ * was corrected, so it is Y now") is hearsay about memory, not a first-hand fact: whatever
+ * specifics it carries, it is worth no more for later decisions than a unit that says nothing.
+ * Set from that reading, not fitted to any curve.
+ */
+export const RELAYED_CORRECTION_COST = 6;
 
 /**
  * Weight of the redundancy term: a unit's score falls by this times the largest share of its
