@@ -100,7 +100,9 @@ export async function ensureDataFile(options: EnsureDataFileOptions): Promise<Do
   }
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   const tmp = `${path}.tmp`;
-  await Deno.writeFile(tmp, bytes);
+  await Deno.writeFile(tmp, bytes, { mode: 0o644 });
+  // 0644 whatever the umask (a container's is often 000), as every file the kit writes.
+  await Deno.chmod(tmp, 0o644);
   await Deno.rename(tmp, path);
   return {
     path,
