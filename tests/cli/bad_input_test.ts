@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { BAD_INPUTS, type BadInput, checkBadInput, CLI_SCRIPTS } from "./_bad_inputs.ts";
+import { fullTest } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const RUNNER = new URL("./_bad_input_runner.ts", import.meta.url).pathname;
@@ -39,35 +40,41 @@ async function _runIn(indices: number[]): Promise<Map<number, string>> {
   return failures;
 }
 
-Deno.test(`bad input: ${BAD_INPUTS.length} invocations in-process, each one line, exit 2, no file left`, async () => {
-  assert.ok(BAD_INPUTS.length >= 150, `only ${BAD_INPUTS.length} cases`);
-  // A plugin registers into process-wide registries that no case can undo: the --plugin cases
-  // share a runner of their own, and a case that fails there is run again alone (as the task
-  // would run it) before it counts as a failure.
-  const all = BAD_INPUTS.map((_, i) => i);
-  const plugin = all.filter((i) => JSON.stringify(BAD_INPUTS[i].args).includes("--plugin"));
-  const shared = await Promise.all(
-    [all.filter((i) => !plugin.includes(i)), plugin].map(_runIn),
-  );
-  const failures: string[] = [...shared[0].values()];
-  for (const i of shared[1].keys()) failures.push(...(await _runIn([i])).values());
-  assert.deepEqual(
-    failures,
-    [],
-    `${failures.length} of ${BAD_INPUTS.length} failed:\n${failures.join("\n")}`,
-  );
-});
+fullTest(
+  `bad input: ${BAD_INPUTS.length} invocations in-process, each one line, exit 2, no file left`,
+  async () => {
+    assert.ok(BAD_INPUTS.length >= 150, `only ${BAD_INPUTS.length} cases`);
+    // A plugin registers into process-wide registries that no case can undo: the --plugin cases
+    // share a runner of their own, and a case that fails there is run again alone (as the task
+    // would run it) before it counts as a failure.
+    const all = BAD_INPUTS.map((_, i) => i);
+    const plugin = all.filter((i) => JSON.stringify(BAD_INPUTS[i].args).includes("--plugin"));
+    const shared = await Promise.all(
+      [all.filter((i) => !plugin.includes(i)), plugin].map(_runIn),
+    );
+    const failures: string[] = [...shared[0].values()];
+    for (const i of shared[1].keys()) failures.push(...(await _runIn([i])).values());
+    assert.deepEqual(
+      failures,
+      [],
+      `${failures.length} of ${BAD_INPUTS.length} failed:\n${failures.join("\n")}`,
+    );
+  },
+);
 
-Deno.test("bad input: one case per CLI as a `deno task` subprocess with the task's permissions", async () => {
-  const clis = Object.keys(CLI_SCRIPTS) as (keyof typeof CLI_SCRIPTS)[];
-  const failures: string[] = [];
-  await Promise.all(clis.map(async (cli) => {
-    const bad = BAD_INPUTS.find((b) => b.cli === cli && b.names !== undefined);
-    assert.ok(bad, `no case for ${cli}`);
-    const result = await checkBadInput(ROOT, bad);
-    if (result.problems.length > 0) {
-      failures.push(`${_show(bad)}: ${result.problems.join("; ")} [${result.stderr}]`);
-    }
-  }));
-  assert.deepEqual(failures, []);
-});
+fullTest(
+  "bad input: one case per CLI as a `deno task` subprocess with the task's permissions",
+  async () => {
+    const clis = Object.keys(CLI_SCRIPTS) as (keyof typeof CLI_SCRIPTS)[];
+    const failures: string[] = [];
+    await Promise.all(clis.map(async (cli) => {
+      const bad = BAD_INPUTS.find((b) => b.cli === cli && b.names !== undefined);
+      assert.ok(bad, `no case for ${cli}`);
+      const result = await checkBadInput(ROOT, bad);
+      if (result.problems.length > 0) {
+        failures.push(`${_show(bad)}: ${result.problems.join("; ")} [${result.stderr}]`);
+      }
+    }));
+    assert.deepEqual(failures, []);
+  },
+);
