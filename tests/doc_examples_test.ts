@@ -9,7 +9,7 @@
  * guard the console leave that behind for the next. The blocks are type-checked by `deno check --doc lib/ tests/` (the test tasks
  * run it first), since a module imported by a computed path is not in the checked graph.
  */
-import { fullTest } from "./support/tiers.ts";
+import { full } from "./support/tiers.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -105,7 +105,7 @@ for (const file of files) {
     const path = `${DIR}/${String(n++).padStart(4, "0")}.ts`;
     await Deno.writeTextFile(path, _absolute(example));
     const name = `${file}#${example.first}-${example.last}`;
-    const test = STARTS_A_PROCESS.includes(file) ? fullTest : Deno.test;
+    const test = STARTS_A_PROCESS.includes(file) ? full.test : Deno.test;
     const href = new URL(`file://${path}`).href;
     test(name, async () => {
       try {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { BAD_INPUTS, type BadInput, checkBadInput, CLI_SCRIPTS } from "./_bad_inputs.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const RUNNER = new URL("./_bad_input_runner.ts", import.meta.url).pathname;
@@ -40,7 +40,7 @@ async function _runIn(indices: number[]): Promise<Map<number, string>> {
   return failures;
 }
 
-fullTest(
+full.test(
   `bad input: ${BAD_INPUTS.length} invocations in-process, each one line, exit 2, no file left`,
   async () => {
     assert.ok(BAD_INPUTS.length >= 150, `only ${BAD_INPUTS.length} cases`);
@@ -62,7 +62,7 @@ fullTest(
   },
 );
 
-fullTest(
+full.test(
   "bad input: one case per CLI as a `deno task` subprocess with the task's permissions",
   async () => {
     const clis = Object.keys(CLI_SCRIPTS) as (keyof typeof CLI_SCRIPTS)[];

@@ -8,7 +8,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const BATCH = new URL("../../lib/cli/batch.ts", import.meta.url).pathname;
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
@@ -78,146 +78,136 @@ const read = async (path: string): Promise<TrialRow[]> =>
 const strip = (rows: TrialRow[]) =>
   rows.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
 
-fullTest(
-  "batch export/import: three rounds, live bodies, then a sweep with zero requests",
-  async () => {
-    // A live run records the bodies the client really sends, and gives the reference rows.
-    const sent: string[] = [];
-    const live = startFakeOpenAIServer({
-      reply: (body: ChatBody) => (sent.push(canonical(body)), majorityReply(body)),
-    });
-    const counting = startFakeOpenAIServer({});
-    const { dir, args } = await setup();
-    try {
-      const liveRun = await run(SWEEP, args(live.baseUrl, "live.sqlite", "live.jsonl"));
-      assert.equal(liveRun.code, 0, liveRun.out);
+full.test("batch export/import: three rounds, live bodies, then a sweep with zero requests", async () => {
+  // A live run records the bodies the client really sends, and gives the reference rows.
+  const sent: string[] = [];
+  const live = startFakeOpenAIServer({
+    reply: (body: ChatBody) => (sent.push(canonical(body)), majorityReply(body)),
+  });
+  const counting = startFakeOpenAIServer({});
+  const { dir, args } = await setup();
+  try {
+    const liveRun = await run(SWEEP, args(live.baseUrl, "live.sqlite", "live.jsonl"));
+    assert.equal(liveRun.code, 0, liveRun.out);
 
-      // Batch: export, answer offline with the same scripted model, import; until nothing is left.
-      const exported: string[] = [];
-      const rounds: string[] = [];
-      for (let round = 0; round < 6; round++) {
-        const ex = await run(BATCH, [
-          "export",
-          ...args(counting.baseUrl, "batch.sqlite", "unused.jsonl"),
-          "--batch-out",
-          `${dir}/requests.jsonl`,
-        ]);
-        assert.equal(ex.code, 0, ex.out);
-        if (/Nothing to export/.test(ex.out)) break;
-        const said = /Round (\d+) of (\d+): (\d+) requests \(([^)]*)\)/.exec(ex.out);
-        assert.ok(said, ex.out);
-        rounds.push(`${said[1]}/${said[2]} ${said[4].replace(/ \d+/g, "")}`);
-        const text = await Deno.readTextFile(`${dir}/requests.jsonl`);
-        assert.ok(!text.includes(SENTINEL), "the API key must never be exported");
-        assert.ok(!/batch-export-needs-no-key|authorization|api_key/i.test(text));
-        const lines = text.trim().split("\n").map((l) => JSON.parse(l));
-        assert.equal(said[3], String(lines.length));
-        const results = lines.map((l, i) => {
-          assert.deepEqual(Object.keys(l), ["custom_id", "method", "url", "body"]);
-          assert.equal(l.method, "POST");
-          assert.equal(l.url, "/v1/chat/completions");
-          assert.match(l.custom_id, /^[0-9a-f]{64}$/);
-          exported.push(canonical(l.body));
-          return JSON.stringify({
-            id: `batch_req_${i}`,
-            custom_id: l.custom_id,
-            response: {
-              status_code: 200,
-              request_id: `r${i}`,
-              body: {
-                choices: [{
-                  index: 0,
-                  message: { role: "assistant", content: majorityReply(l.body) },
-                  finish_reason: "stop",
-                }],
-                usage: { prompt_tokens: 10, completion_tokens: 2 },
-              },
+    // Batch: export, answer offline with the same scripted model, import; until nothing is left.
+    const exported: string[] = [];
+    const rounds: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      const ex = await run(BATCH, [
+        "export",
+        ...args(counting.baseUrl, "batch.sqlite", "unused.jsonl"),
+        "--batch-out",
+        `${dir}/requests.jsonl`,
+      ]);
+      assert.equal(ex.code, 0, ex.out);
+      if (/Nothing to export/.test(ex.out)) break;
+      const said = /Round (\d+) of (\d+): (\d+) requests \(([^)]*)\)/.exec(ex.out);
+      assert.ok(said, ex.out);
+      rounds.push(`${said[1]}/${said[2]} ${said[4].replace(/ \d+/g, "")}`);
+      const text = await Deno.readTextFile(`${dir}/requests.jsonl`);
+      assert.ok(!text.includes(SENTINEL), "the API key must never be exported");
+      assert.ok(!/batch-export-needs-no-key|authorization|api_key/i.test(text));
+      const lines = text.trim().split("\n").map((l) => JSON.parse(l));
+      assert.equal(said[3], String(lines.length));
+      const results = lines.map((l, i) => {
+        assert.deepEqual(Object.keys(l), ["custom_id", "method", "url", "body"]);
+        assert.equal(l.method, "POST");
+        assert.equal(l.url, "/v1/chat/completions");
+        assert.match(l.custom_id, /^[0-9a-f]{64}$/);
+        exported.push(canonical(l.body));
+        return JSON.stringify({
+          id: `batch_req_${i}`,
+          custom_id: l.custom_id,
+          response: {
+            status_code: 200,
+            request_id: `r${i}`,
+            body: {
+              choices: [{
+                index: 0,
+                message: { role: "assistant", content: majorityReply(l.body) },
+                finish_reason: "stop",
+              }],
+              usage: { prompt_tokens: 10, completion_tokens: 2 },
             },
-            error: null,
-          });
+          },
+          error: null,
         });
-        await Deno.writeTextFile(`${dir}/results.jsonl`, results.join("\n") + "\n");
-        const im = await run(BATCH, [
-          "import",
-          "--batch-in",
-          `${dir}/results.jsonl`,
-          "--cache",
-          `${dir}/batch.sqlite`,
-        ]);
-        assert.equal(im.code, 0, im.out);
-        assert.match(im.out, new RegExp(`${lines.length} responses cached`));
-      }
-      // Ranking and writing in one round: each unit is written once whatever its rank.
-      assert.deepEqual(rounds, ["1/3 ranking, writing", "2/3 agent", "3/3 judge"]);
-      // Exactly the bodies the live client sent (the live run shares identical requests too).
-      assert.deepEqual([...new Set(exported)].sort(), [...new Set(sent)].sort());
-      assert.equal(exported.length, new Set(exported).size);
-      assert.equal(exported.length, sent.length); // the live client also asks each body once
-
-      // The sweep now completes from the cache: zero requests, the live run's rows. (Through
-      // --then-sweep; importing the last results twice is harmless: first write wins.)
-      const done = await run(BATCH, [
+      });
+      await Deno.writeTextFile(`${dir}/results.jsonl`, results.join("\n") + "\n");
+      const im = await run(BATCH, [
         "import",
         "--batch-in",
         `${dir}/results.jsonl`,
-        "--then-sweep",
-        ...args(counting.baseUrl, "batch.sqlite", "batch.jsonl"),
-      ]);
-      assert.equal(done.code, 0, done.out);
-      assert.equal(counting.requests, 0);
-      const rows = await read(`${dir}/batch.jsonl`);
-      assert.ok(rows.every((r) => r.error === null && r.cacheHit === true));
-      // Same bodies and scripted answers: same decisions (token counts differ: the fake results
-      // say 10 and 2; the rows do not record the base URL).
-      const decisions = (rs: TrialRow[]) =>
-        strip(rs.map((r) => ({ ...r, promptTokens: null, completionTokens: null })));
-      assert.deepEqual(decisions(rows), decisions(await read(`${dir}/live.jsonl`)));
-    } finally {
-      await live.close();
-      await counting.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
-
-fullTest(
-  "batch import rejects a malformed line by number and field, and caches nothing",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const good = {
-        custom_id: "a".repeat(64),
-        response: { status_code: 200, body: { choices: [{ message: { content: "ok" } }] } },
-        error: null,
-      };
-      const bad = {
-        ...good,
-        custom_id: "b".repeat(64),
-        response: { status_code: "200", body: {} },
-      };
-      await Deno.writeTextFile(
-        `${dir}/out.jsonl`,
-        `${JSON.stringify(good)}\n${JSON.stringify(bad)}\n`,
-      );
-      const r = await run(BATCH, [
-        "import",
-        "--batch-in",
-        `${dir}/out.jsonl`,
         "--cache",
-        `${dir}/c.sqlite`,
+        `${dir}/batch.sqlite`,
       ]);
-      assert.notEqual(r.code, 0);
-      assert.match(r.out, /line 2: response\.status_code/);
-      const cache = new ResponseCache({ path: `${dir}/c.sqlite` });
-      assert.equal(cache.size, 0);
-      cache.close();
-    } finally {
-      await Deno.remove(dir, { recursive: true });
+      assert.equal(im.code, 0, im.out);
+      assert.match(im.out, new RegExp(`${lines.length} responses cached`));
     }
-  },
-);
+    // Ranking and writing in one round: each unit is written once whatever its rank.
+    assert.deepEqual(rounds, ["1/3 ranking, writing", "2/3 agent", "3/3 judge"]);
+    // Exactly the bodies the live client sent (the live run shares identical requests too).
+    assert.deepEqual([...new Set(exported)].sort(), [...new Set(sent)].sort());
+    assert.equal(exported.length, new Set(exported).size);
+    assert.equal(exported.length, sent.length); // the live client also asks each body once
 
-fullTest("batch import reports and skips failed requests, caching the rest", async () => {
+    // The sweep now completes from the cache: zero requests, the live run's rows. (Through
+    // --then-sweep; importing the last results twice is harmless: first write wins.)
+    const done = await run(BATCH, [
+      "import",
+      "--batch-in",
+      `${dir}/results.jsonl`,
+      "--then-sweep",
+      ...args(counting.baseUrl, "batch.sqlite", "batch.jsonl"),
+    ]);
+    assert.equal(done.code, 0, done.out);
+    assert.equal(counting.requests, 0);
+    const rows = await read(`${dir}/batch.jsonl`);
+    assert.ok(rows.every((r) => r.error === null && r.cacheHit === true));
+    // Same bodies and scripted answers: same decisions (token counts differ: the fake results
+    // say 10 and 2; the rows do not record the base URL).
+    const decisions = (rs: TrialRow[]) =>
+      strip(rs.map((r) => ({ ...r, promptTokens: null, completionTokens: null })));
+    assert.deepEqual(decisions(rows), decisions(await read(`${dir}/live.jsonl`)));
+  } finally {
+    await live.close();
+    await counting.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+full.test("batch import rejects a malformed line by number and field, and caches nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const good = {
+      custom_id: "a".repeat(64),
+      response: { status_code: 200, body: { choices: [{ message: { content: "ok" } }] } },
+      error: null,
+    };
+    const bad = { ...good, custom_id: "b".repeat(64), response: { status_code: "200", body: {} } };
+    await Deno.writeTextFile(
+      `${dir}/out.jsonl`,
+      `${JSON.stringify(good)}\n${JSON.stringify(bad)}\n`,
+    );
+    const r = await run(BATCH, [
+      "import",
+      "--batch-in",
+      `${dir}/out.jsonl`,
+      "--cache",
+      `${dir}/c.sqlite`,
+    ]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.out, /line 2: response\.status_code/);
+    const cache = new ResponseCache({ path: `${dir}/c.sqlite` });
+    assert.equal(cache.size, 0);
+    cache.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+full.test("batch import reports and skips failed requests, caching the rest", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const ok = (id: string) => ({
@@ -272,7 +262,7 @@ fullTest("batch import reports and skips failed requests, caching the rest", asy
   }
 });
 
-fullTest("batch import warns about custom_ids that no export with this cache planned", async () => {
+full.test("batch import warns about custom_ids that no export with this cache planned", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const cachePath = `${dir}/c.sqlite`;
@@ -300,7 +290,7 @@ fullTest("batch import warns about custom_ids that no export with this cache pla
   }
 });
 
-fullTest("batch CLI names a missing subcommand or --batch-out", async () => {
+full.test("batch CLI names a missing subcommand or --batch-out", async () => {
   const none = await run(BATCH, []);
   assert.equal(none.code, 2);
   assert.match(none.out, /expected export or import/);

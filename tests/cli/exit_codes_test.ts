@@ -11,7 +11,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -71,61 +71,58 @@ const errorRows = async (path: string) =>
   (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l))
     .filter((r) => r.error !== null).length;
 
-fullTest(
-  "sweep with every call failing exits 3, names the kind and the retry command, which repairs the rows",
-  async () => {
-    const server = flakyServer();
-    const dir = await Deno.makeTempDir();
-    try {
-      const args = [
-        "--stage",
-        "writing",
-        "--grid",
-        "0,1",
-        "--dataset",
-        await instances(dir),
-        "--bank-size",
-        "20",
-        "--attack",
-        "minja",
-        "--agent",
-        "llm:fake-1",
-        "--base-url",
-        server.baseUrl,
-        "--max-retries",
-        "0",
-        "--cache",
-        `${dir}/cache.sqlite`,
-        "--out",
-        `${dir}/rows.jsonl`,
-        "--quiet",
-      ];
-      const failed = await cli("sweep.ts", args);
-      assert.equal(failed.code, 3, failed.stderr);
-      assert.match(failed.stderr, /memgauge sweep: 8 of 8 rows are error rows \(HTTP 401: 8\)\./);
-      assert.match(failed.stdout, /Model calls: \d+ requests, 0 cache hits, 0 retries, \d+ failed/);
-      assert.equal(await errorRows(`${dir}/rows.jsonl`), 8);
-      const retry = /Rerun only them: deno task sweep (.+)$/m.exec(failed.stderr)![1];
-      assert.ok(retry.endsWith(" --retry-errors"));
+full.test("sweep with every call failing exits 3, names the kind and the retry command, which repairs the rows", async () => {
+  const server = flakyServer();
+  const dir = await Deno.makeTempDir();
+  try {
+    const args = [
+      "--stage",
+      "writing",
+      "--grid",
+      "0,1",
+      "--dataset",
+      await instances(dir),
+      "--bank-size",
+      "20",
+      "--attack",
+      "minja",
+      "--agent",
+      "llm:fake-1",
+      "--base-url",
+      server.baseUrl,
+      "--max-retries",
+      "0",
+      "--cache",
+      `${dir}/cache.sqlite`,
+      "--out",
+      `${dir}/rows.jsonl`,
+      "--quiet",
+    ];
+    const failed = await cli("sweep.ts", args);
+    assert.equal(failed.code, 3, failed.stderr);
+    assert.match(failed.stderr, /memgauge sweep: 8 of 8 rows are error rows \(HTTP 401: 8\)\./);
+    assert.match(failed.stdout, /Model calls: \d+ requests, 0 cache hits, 0 retries, \d+ failed/);
+    assert.equal(await errorRows(`${dir}/rows.jsonl`), 8);
+    const retry = /Rerun only them: deno task sweep (.+)$/m.exec(failed.stderr)![1];
+    assert.ok(retry.endsWith(" --retry-errors"));
 
-      const allowed = await cli("sweep.ts", [...args, "--allow-errors"]);
-      assert.equal(allowed.code, 0, allowed.stderr);
-      assert.match(allowed.stderr, /8 of 8 rows are error rows[^]*--allow-errors/);
+    const allowed = await cli("sweep.ts", [...args, "--allow-errors"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.match(allowed.stderr, /8 of 8 rows are error rows[^]*--allow-errors/);
 
-      // The printed command, as printed, on a server that now answers: nothing left to repair.
-      server.state.healthy = true;
-      const repaired = await cli("sweep.ts", retry.split(" "));
-      assert.equal(repaired.code, 0, repaired.stderr);
-      assert.equal(await errorRows(`${dir}/rows.jsonl`), 0);
-      assert.doesNotMatch(repaired.stderr, /error rows/);
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+    // The printed command, as printed, on a server that now answers: nothing left to repair.
+    server.state.healthy = true;
+    const repaired = await cli("sweep.ts", retry.split(" "));
+    assert.equal(repaired.code, 0, repaired.stderr);
+    assert.equal(await errorRows(`${dir}/rows.jsonl`), 0);
+    assert.doesNotMatch(repaired.stderr, /error rows/);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
-fullTest("sweep counts rejected judge replies as failed model calls", async () => {
+full.test("sweep counts rejected judge replies as failed model calls", async () => {
   // The judge asks for JSON; this model answers prose, so every verdict is rejected.
   const server = startFakeOpenAIServer({
     reply: (body) => body.response_format ? "I think it is correct." : majorityReply(body),
@@ -171,45 +168,39 @@ fullTest("sweep counts rejected judge replies as failed model calls", async () =
   }
 });
 
-fullTest(
-  "reproduce against a failing endpoint writes every file and the manifest, then exits 3",
-  async () => {
-    const server = flakyServer();
-    const dir = await Deno.makeTempDir();
-    try {
-      const args = [
-        "--limit",
-        "1",
-        "--agent",
-        "llm:fake-1",
-        "--base-url",
-        server.baseUrl,
-        "--max-retries",
-        "0",
-        "--cache",
-        `${dir}/cache.sqlite`,
-        "--out",
-        `${dir}/figures`,
-      ];
-      const r = await cli("reproduce.ts", args);
-      assert.equal(r.code, 3, r.stderr);
-      assert.match(
-        r.stderr,
-        /memgauge reproduce: (\d+) of \1 rows are error rows \(HTTP 401: \1\)/,
-      );
-      assert.match(r.stderr, /Retry the failed calls .*: deno task reproduce .* --retry-errors$/m);
-      const manifest = JSON.parse(await Deno.readTextFile(`${dir}/figures/manifest.json`));
-      assert.equal(manifest.complete, true);
-      assert.ok(manifest.errorRows > 0 && manifest.errorRows === manifest.rows);
-      assert.deepEqual(Object.keys(manifest.errorKinds), ["HTTP 401"]);
-      const allowed = await cli("reproduce.ts", [...args, "--allow-errors"]);
-      assert.equal(allowed.code, 0, allowed.stderr);
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("reproduce against a failing endpoint writes every file and the manifest, then exits 3", async () => {
+  const server = flakyServer();
+  const dir = await Deno.makeTempDir();
+  try {
+    const args = [
+      "--limit",
+      "1",
+      "--agent",
+      "llm:fake-1",
+      "--base-url",
+      server.baseUrl,
+      "--max-retries",
+      "0",
+      "--cache",
+      `${dir}/cache.sqlite`,
+      "--out",
+      `${dir}/figures`,
+    ];
+    const r = await cli("reproduce.ts", args);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /memgauge reproduce: (\d+) of \1 rows are error rows \(HTTP 401: \1\)/);
+    assert.match(r.stderr, /Retry the failed calls .*: deno task reproduce .* --retry-errors$/m);
+    const manifest = JSON.parse(await Deno.readTextFile(`${dir}/figures/manifest.json`));
+    assert.equal(manifest.complete, true);
+    assert.ok(manifest.errorRows > 0 && manifest.errorRows === manifest.rows);
+    assert.deepEqual(Object.keys(manifest.errorKinds), ["HTTP 401"]);
+    const allowed = await cli("reproduce.ts", [...args, "--allow-errors"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 const jupyter = await jupyterAvailable();
 

@@ -10,7 +10,7 @@ import { reproduceCommand } from "../../lib/cli/reproduce.ts";
 import { summarizeCommand } from "../../lib/cli/summarize.ts";
 import { sweepCommand } from "../../lib/cli/sweep_args.ts";
 import { systemsCommand } from "../../lib/cli/systems.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -43,39 +43,36 @@ const CASES: [string, string[], Command<Record<string, OptionSpec>>][] = [
 ];
 
 for (const [name, script, command] of CASES) {
-  fullTest(
-    `deno task ${name} --help exits 0 and lists every option with its default and an example`,
-    async () => {
-      const { code, stdout, stderr } = await run(["run", "-A", ...script, "--help"]);
-      assert.equal(code, 0, stderr);
-      assert.equal(stderr, "");
-      assert.match(stdout, new RegExp(`^deno task ${name}: `));
-      assert.match(stdout, /\nUsage: /);
-      assert.match(stdout, /\nExamples:\n {2}deno task /);
-      for (const [option, spec] of Object.entries(command.spec.options)) {
-        // The option's block: its header line, the description, then "Default|Required. Example".
-        const block = new RegExp(
-          `\\n  --${option}(?: [^\\n]+)?\\n(?:      [^\\n]*\\n)*?      (?:Default: [^\\n]*|Required)\\. Example: --${option}\\b`,
-        );
-        assert.match(stdout, block, `--${option} of ${name}`);
-        if (spec.env) assert.match(stdout, new RegExp(`Environment: \\$${spec.env}\\.`));
-      }
-      // -h is the same, and --help wins over anything else on the line.
-      const short = await run(["run", "-A", ...script, "--nosuch", "-h"]);
-      assert.equal(short.code, 0, short.stderr);
-      assert.equal(short.stdout, stdout);
-    },
-  );
+  full.test(`deno task ${name} --help exits 0 and lists every option with its default and an example`, async () => {
+    const { code, stdout, stderr } = await run(["run", "-A", ...script, "--help"]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, "");
+    assert.match(stdout, new RegExp(`^deno task ${name}: `));
+    assert.match(stdout, /\nUsage: /);
+    assert.match(stdout, /\nExamples:\n {2}deno task /);
+    for (const [option, spec] of Object.entries(command.spec.options)) {
+      // The option's block: its header line, the description, then "Default|Required. Example".
+      const block = new RegExp(
+        `\\n  --${option}(?: [^\\n]+)?\\n(?:      [^\\n]*\\n)*?      (?:Default: [^\\n]*|Required)\\. Example: --${option}\\b`,
+      );
+      assert.match(stdout, block, `--${option} of ${name}`);
+      if (spec.env) assert.match(stdout, new RegExp(`Environment: \\$${spec.env}\\.`));
+    }
+    // -h is the same, and --help wins over anything else on the line.
+    const short = await run(["run", "-A", ...script, "--nosuch", "-h"]);
+    assert.equal(short.code, 0, short.stderr);
+    assert.equal(short.stdout, stdout);
+  });
 }
 
-fullTest("deno task sweep --help (through deno task) exits 0 and shows defaults", async () => {
+full.test("deno task sweep --help (through deno task) exits 0 and shows defaults", async () => {
   const { code, stdout } = await run(["task", "-q", "sweep", "--help"]);
   assert.equal(code, 0);
   assert.match(stdout, /--k N\n.*\n {6}Default: 5\. Example: --k 3/);
   assert.match(stdout, /--stage writing\|management\|retrieval\n.*\n(.*\n)? {6}Required\./);
 });
 
-fullTest("deno task batch --help lists its subcommands; batch with none exits 2", async () => {
+full.test("deno task batch --help lists its subcommands; batch with none exits 2", async () => {
   const help = await run(["run", "-A", "lib/cli/batch.ts", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /export .*\n.*batch export --help/);

@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { pair } from "../stats/_rows.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
-fullTest("summarize escapes CSV cells a spreadsheet would evaluate", async () => {
+full.test("summarize escapes CSV cells a spreadsheet would evaluate", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-csv-" });
   try {
     const formula = '=HYPERLINK("http://example.org","x")';
@@ -47,7 +47,7 @@ fullTest("summarize escapes CSV cells a spreadsheet would evaluate", async () =>
   }
 });
 
-fullTest("files the tasks create are 0644 under umask 000", async () => {
+full.test("files the tasks create are 0644 under umask 000", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-modes-" });
   try {
     const run = (cli: string, args: string) =>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { pair } from "../stats/_rows.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const rows = [
   ...pair({ agent: "a", thetaW: 0.5, instanceId: "1", pairId: "p1" }, [true, false], [
@@ -33,7 +33,7 @@ async function fixture(lines: Record<string, unknown>[]) {
   return dir;
 }
 
-fullTest("summarize CLI writes CSV and Parquet and prints a table", async () => {
+full.test("summarize CLI writes CSV and Parquet and prints a table", async () => {
   const dir = await fixture(rows);
   const csv = await run([
     "--in",
@@ -64,7 +64,7 @@ fullTest("summarize CLI writes CSV and Parquet and prints a table", async () => 
   await Deno.remove(dir, { recursive: true });
 });
 
-fullTest("summarize CLI rejects bad input with one line naming it and writes nothing", async () => {
+full.test("summarize CLI rejects bad input with one line naming it and writes nothing", async () => {
   const dir = await Deno.makeTempDir();
   const out = `${dir}/s.csv`;
   const file = async (name: string, text: string) => {
@@ -131,66 +131,63 @@ fullTest("summarize CLI rejects bad input with one line naming it and writes not
   await Deno.remove(dir, { recursive: true });
 });
 
-fullTest(
-  "sweep --trials 3 then summarize from the CLI: instances are clusters, intervals no narrower",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    const sweep = await run(
-      [
-        "--stage",
-        "writing",
-        "--grid",
-        "0.6",
-        "--trials",
-        "3",
-        "--agent",
-        "reference:balanced",
-        "--quiet",
-        "--out",
-        `${dir}/rows.jsonl`,
-      ],
-      "sweep",
-    );
-    assert.equal(sweep.code, 0, sweep.stderr);
-    const rows = (await Deno.readTextFile(`${dir}/rows.jsonl`)).trim().split("\n").map((l) =>
-      JSON.parse(l)
-    );
-    assert.deepEqual([...new Set(rows.map((r) => r.trial))], [0, 1, 2]);
-    const write = (name: string, rs: Record<string, unknown>[]) =>
-      Deno.writeTextFile(`${dir}/${name}`, rs.map((r) => JSON.stringify(r)).join("\n") + "\n");
-    const first = rows.filter((r) => r.trial === 0);
-    // The same instances: with one trial; with trial 0 repeated three times (trials that agree);
-    // and the sweep's three trials read as if each were an instance of its own.
-    await write("one.jsonl", first);
-    await write("same.jsonl", [0, 1, 2].flatMap((trial) => first.map((r) => ({ ...r, trial }))));
-    await write(
-      "pooled.jsonl",
-      rows.map((r) => ({ ...r, instanceId: `${r.instanceId}#${r.trial}` })),
-    );
-    const summary = async (file: string, ...args: string[]) => {
-      const r = await run(["--in", `${dir}/${file}`, "--out", `${dir}/${file}.csv`, ...args]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /intervals: cleanUtility /);
-      return pl.readCSV(`${dir}/${file}.csv`).sort("attack").toRecords();
-    };
-    const three = await summary("rows.jsonl");
-    const same = await summary("same.jsonl");
-    const one = await summary("one.jsonl", "--ci", "bca");
-    const pooled = await summary("pooled.jsonl");
-    const width = (r: Record<string, unknown>) =>
-      (r.cleanUtilityHi as number) - (r.cleanUtilityLo as number);
-    assert.equal(three.length, 2);
-    for (const [i, r] of three.entries()) {
-      assert.equal(r.pairs, 3 * (r.instances as number));
-      assert.equal(r.instances, one[i].instances);
-      assert.ok(["bca", "wilson-instances"].includes(r.cleanUtilityCiMethod as string));
-      // Resampling instances as clusters is never narrower than counting trials as instances.
-      assert.ok(width(r) >= width(pooled[i]), `${width(r)} vs pooled ${width(pooled[i])}`);
-      // Trials that agree carry one trial's information: the one-trial interval, same method and
-      // seed key, so repeating a trial cannot narrow an interval.
-      assert.equal(same[i].cleanUtility, one[i].cleanUtility);
-      assert.ok(width(same[i]) >= width(one[i]) - 1e-12, `${width(same[i])} vs ${width(one[i])}`);
-    }
-    await Deno.remove(dir, { recursive: true });
-  },
-);
+full.test("sweep --trials 3 then summarize from the CLI: instances are clusters, intervals no narrower", async () => {
+  const dir = await Deno.makeTempDir();
+  const sweep = await run(
+    [
+      "--stage",
+      "writing",
+      "--grid",
+      "0.6",
+      "--trials",
+      "3",
+      "--agent",
+      "reference:balanced",
+      "--quiet",
+      "--out",
+      `${dir}/rows.jsonl`,
+    ],
+    "sweep",
+  );
+  assert.equal(sweep.code, 0, sweep.stderr);
+  const rows = (await Deno.readTextFile(`${dir}/rows.jsonl`)).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assert.deepEqual([...new Set(rows.map((r) => r.trial))], [0, 1, 2]);
+  const write = (name: string, rs: Record<string, unknown>[]) =>
+    Deno.writeTextFile(`${dir}/${name}`, rs.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  const first = rows.filter((r) => r.trial === 0);
+  // The same instances: with one trial; with trial 0 repeated three times (trials that agree);
+  // and the sweep's three trials read as if each were an instance of its own.
+  await write("one.jsonl", first);
+  await write("same.jsonl", [0, 1, 2].flatMap((trial) => first.map((r) => ({ ...r, trial }))));
+  await write(
+    "pooled.jsonl",
+    rows.map((r) => ({ ...r, instanceId: `${r.instanceId}#${r.trial}` })),
+  );
+  const summary = async (file: string, ...args: string[]) => {
+    const r = await run(["--in", `${dir}/${file}`, "--out", `${dir}/${file}.csv`, ...args]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /intervals: cleanUtility /);
+    return pl.readCSV(`${dir}/${file}.csv`).sort("attack").toRecords();
+  };
+  const three = await summary("rows.jsonl");
+  const same = await summary("same.jsonl");
+  const one = await summary("one.jsonl", "--ci", "bca");
+  const pooled = await summary("pooled.jsonl");
+  const width = (r: Record<string, unknown>) =>
+    (r.cleanUtilityHi as number) - (r.cleanUtilityLo as number);
+  assert.equal(three.length, 2);
+  for (const [i, r] of three.entries()) {
+    assert.equal(r.pairs, 3 * (r.instances as number));
+    assert.equal(r.instances, one[i].instances);
+    assert.ok(["bca", "wilson-instances"].includes(r.cleanUtilityCiMethod as string));
+    // Resampling instances as clusters is never narrower than counting trials as instances.
+    assert.ok(width(r) >= width(pooled[i]), `${width(r)} vs pooled ${width(pooled[i])}`);
+    // Trials that agree carry one trial's information: the one-trial interval, same method and
+    // seed key, so repeating a trial cannot narrow an interval.
+    assert.equal(same[i].cleanUtility, one[i].cleanUtility);
+    assert.ok(width(same[i]) >= width(one[i]) - 1e-12, `${width(same[i])} vs ${width(one[i])}`);
+  }
+  await Deno.remove(dir, { recursive: true });
+});

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -30,40 +30,37 @@ async function instanceFile(dir: string): Promise<string> {
 
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
-fullTest(
-  "sweep CLI writes rows and a summary, byte-identical across runs except latencyMs",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    const data = await instanceFile(dir);
-    const common = [
-      "--stage",
-      "writing",
-      "--grid",
-      "0,0.5,1",
-      "--dataset",
-      data,
-      "--bank-size",
-      "20",
-      "--seed",
-      "4",
-      "--quiet",
-    ];
-    const a = await sweepCli([...common, "--out", `${dir}/a.jsonl`]);
-    const b = await sweepCli([...common, "--out", `${dir}/b.jsonl`]);
-    assert.equal(b.code, 0, b.stderr);
-    assert.equal(a.code, 0, a.stderr);
-    assert.match(a.stdout, /offline reference agent/);
-    assert.match(a.stdout, /thetaW=0.5/);
-    const strip = (text: string) => text.replace(/"latencyMs":[0-9.e-]+/g, '"latencyMs":0');
-    const [ta, tb] = await Promise.all([
-      Deno.readTextFile(`${dir}/a.jsonl`),
-      Deno.readTextFile(`${dir}/b.jsonl`),
-    ]);
-    assert.equal(strip(ta), strip(tb));
-    assert.equal(ta.trim().split("\n").length, 2 * 5 * 3 * 6 * 2); // attacks x personas x points x instances x conditions
-    assert.ok(!(await exists(`${dir}/a.jsonl.partial`)));
-  },
-);
+full.test("sweep CLI writes rows and a summary, byte-identical across runs except latencyMs", async () => {
+  const dir = await Deno.makeTempDir();
+  const data = await instanceFile(dir);
+  const common = [
+    "--stage",
+    "writing",
+    "--grid",
+    "0,0.5,1",
+    "--dataset",
+    data,
+    "--bank-size",
+    "20",
+    "--seed",
+    "4",
+    "--quiet",
+  ];
+  const a = await sweepCli([...common, "--out", `${dir}/a.jsonl`]);
+  const b = await sweepCli([...common, "--out", `${dir}/b.jsonl`]);
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /offline reference agent/);
+  assert.match(a.stdout, /thetaW=0.5/);
+  const strip = (text: string) => text.replace(/"latencyMs":[0-9.e-]+/g, '"latencyMs":0');
+  const [ta, tb] = await Promise.all([
+    Deno.readTextFile(`${dir}/a.jsonl`),
+    Deno.readTextFile(`${dir}/b.jsonl`),
+  ]);
+  assert.equal(strip(ta), strip(tb));
+  assert.equal(ta.trim().split("\n").length, 2 * 5 * 3 * 6 * 2); // attacks x personas x points x instances x conditions
+  assert.ok(!(await exists(`${dir}/a.jsonl.partial`)));
+});
 
 const BAD: [string, string[], RegExp][] = [
   ["--grid 1.5", ["--stage", "writing", "--grid", "1.5"], /--grid: .*"1\.5"/],
@@ -83,7 +80,7 @@ const BAD: [string, string[], RegExp][] = [
 ];
 
 for (const [name, args, message] of BAD) {
-  fullTest(`sweep CLI rejects ${name} with one line, exit code 2 and no output file`, async () => {
+  full.test(`sweep CLI rejects ${name} with one line, exit code 2 and no output file`, async () => {
     const dir = await Deno.makeTempDir();
     const out = `${dir}/rows.jsonl`;
     const { code, stderr } = await sweepCli([...args, "--out", out]);
@@ -94,7 +91,7 @@ for (const [name, args, message] of BAD) {
   });
 }
 
-fullTest("sweep CLI rejects a malformed instance file naming the field", async () => {
+full.test("sweep CLI rejects a malformed instance file naming the field", async () => {
   const dir = await Deno.makeTempDir();
   const data = await instanceFile(dir);
   const file = JSON.parse(await Deno.readTextFile(data));
@@ -119,7 +116,7 @@ fullTest("sweep CLI rejects a malformed instance file naming the field", async (
   assert.ok(!(await exists(out)));
 });
 
-fullTest("sweep CLI rejects a bank size larger than the instances hold", async () => {
+full.test("sweep CLI rejects a bank size larger than the instances hold", async () => {
   const dir = await Deno.makeTempDir();
   const data = await instanceFile(dir);
   const { code, stderr } = await sweepCli([

@@ -7,7 +7,7 @@ import { locomoBankTurns } from "../../lib/data/locomo/build_locomo.ts";
 import { longMemEvalBankTurns } from "../../lib/data/longmemeval/build_longmemeval.ts";
 import { isCountedNoun, statedNumbers } from "../../lib/data/stated_numbers.ts";
 import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const FC = { seed: 10, numRuns: 300 };
 const word = fc.constantFrom(
@@ -144,65 +144,62 @@ Deno.test("LongMemEval background turns: links, markup and code are untrusted to
   );
 });
 
-fullTest(
-  "an instance file whose background record lacks provenance fails naming the field",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const raw = JSON.parse(
-        await Deno.readTextFile(new URL("../../data/demo/instances.json", import.meta.url)),
+full.test("an instance file whose background record lacks provenance fails naming the field", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const raw = JSON.parse(
+      await Deno.readTextFile(new URL("../../data/demo/instances.json", import.meta.url)),
+    );
+    delete raw.instances[2].background[5].provenance;
+    const path = `${dir}/no-provenance.json`;
+    await Deno.writeTextFile(path, JSON.stringify(raw));
+    await assert.rejects(loadInstanceFile(path), (e: Error) => {
+      assert.ok(e instanceof TypeError);
+      assert.match(
+        e.message,
+        /instances\[2\]\.background\[5\]\.provenance: expected object, got nothing \(field missing\)/,
       );
-      delete raw.instances[2].background[5].provenance;
-      const path = `${dir}/no-provenance.json`;
-      await Deno.writeTextFile(path, JSON.stringify(raw));
-      await assert.rejects(loadInstanceFile(path), (e: Error) => {
-        assert.ok(e instanceof TypeError);
-        assert.match(
-          e.message,
-          /instances\[2\]\.background\[5\]\.provenance: expected object, got nothing \(field missing\)/,
-        );
-        return true;
-      });
-      raw.instances[2].background[5].provenance = {
-        session: "s",
-        channels: [],
-        trusted: true,
-        verified: false,
-        writtenAt: 0,
-      };
-      await Deno.writeTextFile(path, JSON.stringify(raw));
-      await assert.rejects(
-        loadInstanceFile(path),
-        /instances\[2\]\.background\[5\]\.provenance\.channels: /,
-      );
-      // The sweep CLI: one line naming the field, exit 2, no rows file.
-      const out = `${dir}/rows.jsonl`;
-      const cli = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          new URL("../../lib/cli/sweep.ts", import.meta.url).pathname,
-          "--stage",
-          "management",
-          "--dataset",
-          path,
-          "--bank-size",
-          "10",
-          "--out",
-          out,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-        env: { NO_COLOR: "1" },
-      }).output();
-      const stderr = new TextDecoder().decode(cli.stderr).trim();
-      assert.equal(cli.code, 2);
-      assert.equal(stderr.split("\n").length, 1, stderr);
-      assert.match(stderr, /background\[5\]\.provenance\.channels/);
-      await assert.rejects(Deno.stat(out));
-      await assert.rejects(Deno.stat(`${out}.partial`));
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+      return true;
+    });
+    raw.instances[2].background[5].provenance = {
+      session: "s",
+      channels: [],
+      trusted: true,
+      verified: false,
+      writtenAt: 0,
+    };
+    await Deno.writeTextFile(path, JSON.stringify(raw));
+    await assert.rejects(
+      loadInstanceFile(path),
+      /instances\[2\]\.background\[5\]\.provenance\.channels: /,
+    );
+    // The sweep CLI: one line naming the field, exit 2, no rows file.
+    const out = `${dir}/rows.jsonl`;
+    const cli = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../lib/cli/sweep.ts", import.meta.url).pathname,
+        "--stage",
+        "management",
+        "--dataset",
+        path,
+        "--bank-size",
+        "10",
+        "--out",
+        out,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const stderr = new TextDecoder().decode(cli.stderr).trim();
+    assert.equal(cli.code, 2);
+    assert.equal(stderr.split("\n").length, 1, stderr);
+    assert.match(stderr, /background\[5\]\.provenance\.channels/);
+    await assert.rejects(Deno.stat(out));
+    await assert.rejects(Deno.stat(`${out}.partial`));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

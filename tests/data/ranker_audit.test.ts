@@ -7,7 +7,7 @@ import { modelSetup } from "../../lib/run/model_setup.ts";
 import { OFFLINE_RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { FIXTURE_DIR } from "./_built.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const options = { seed: 0, bankSize: 10, traceLoad: 1, dataDir: FIXTURE_DIR };
 const instances = [
@@ -91,30 +91,27 @@ Deno.test("rankerAudit() audits an LLM ranker through the model client, then fro
   }
 });
 
-fullTest(
-  "deno task data --ranker with an unknown ranker: one line naming the option, exit 2",
-  async () => {
-    for (const ranker of ["bogus", "llm:self"]) {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          new URL("../../lib/cli/data.ts", import.meta.url).pathname,
-          "--stats",
-          "--ranker",
-          ranker,
-          "--data-dir",
-          FIXTURE_DIR,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-        env: { NO_COLOR: "1" },
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr).trim();
-      assert.equal(out.code, 2, stderr);
-      assert.equal(stderr.split("\n").length, 1, stderr);
-      assert.match(stderr, new RegExp(`^memgauge data: --ranker: .*${ranker}`));
-      assert.equal(new TextDecoder().decode(out.stdout), "");
-    }
-  },
-);
+full.test("deno task data --ranker with an unknown ranker: one line naming the option, exit 2", async () => {
+  for (const ranker of ["bogus", "llm:self"]) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../lib/cli/data.ts", import.meta.url).pathname,
+        "--stats",
+        "--ranker",
+        ranker,
+        "--data-dir",
+        FIXTURE_DIR,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    assert.equal(out.code, 2, stderr);
+    assert.equal(stderr.split("\n").length, 1, stderr);
+    assert.match(stderr, new RegExp(`^memgauge data: --ranker: .*${ranker}`));
+    assert.equal(new TextDecoder().decode(out.stdout), "");
+  }
+});

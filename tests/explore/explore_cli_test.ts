@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { exploreCommand } from "../../lib/cli/explore.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const EXPLORE = `${ROOT}lib/cli/explore.ts`;
@@ -43,17 +43,14 @@ function sweepDir(): Promise<string> {
   return _sweep;
 }
 
-fullTest(
-  "deno task explore --help exits 0 and lists every option with its default and an example",
-  async () => {
-    const { code, stdout, stderr } = await run([EXPLORE, "--help"]);
-    assert.equal(code, 0, stderr);
-    assert.match(stdout, /^deno task explore: /);
-    for (const option of Object.keys(exploreCommand.spec.options)) {
-      assert.match(stdout, new RegExp(`\\n  --${option}\\b[^]*?Example: --${option}\\b`), option);
-    }
-  },
-);
+full.test("deno task explore --help exits 0 and lists every option with its default and an example", async () => {
+  const { code, stdout, stderr } = await run([EXPLORE, "--help"]);
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /^deno task explore: /);
+  for (const option of Object.keys(exploreCommand.spec.options)) {
+    assert.match(stdout, new RegExp(`\\n  --${option}\\b[^]*?Example: --${option}\\b`), option);
+  }
+});
 
 for (
   const [name, args, names] of [
@@ -74,7 +71,7 @@ for (
     ],
   ] as const
 ) {
-  fullTest(`deno task explore rejects ${name} with one line, exit 2 and no file`, async () => {
+  full.test(`deno task explore rejects ${name} with one line, exit 2 and no file`, async () => {
     const dir = await Deno.makeTempDir();
     try {
       const sweep = await sweepDir();
@@ -95,27 +92,24 @@ for (
   });
 }
 
-fullTest(
-  "deno task explore: rows alone make a page too, saying the trajectories are missing",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      await Deno.copyFile(`${await sweepDir()}/w.jsonl`, `${dir}/alone.jsonl`);
-      const { code, stdout } = await run([EXPLORE, "--in", `${dir}/alone.jsonl`]);
-      assert.equal(code, 0);
-      assert.match(stdout, /\d+ pairs \(no trajectory sidecar .*\) -> .*alone\.explore\.html/);
-      const html = await Deno.readTextFile(`${dir}/alone.explore.html`);
-      assert.match(html, /0 with their trajectory/);
-      assert.doesNotMatch(
-        html,
-        /<script[^>]* src=|<link[^>]* href=/,
-        "nothing loaded from elsewhere",
-      );
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("deno task explore: rows alone make a page too, saying the trajectories are missing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.copyFile(`${await sweepDir()}/w.jsonl`, `${dir}/alone.jsonl`);
+    const { code, stdout } = await run([EXPLORE, "--in", `${dir}/alone.jsonl`]);
+    assert.equal(code, 0);
+    assert.match(stdout, /\d+ pairs \(no trajectory sidecar .*\) -> .*alone\.explore\.html/);
+    const html = await Deno.readTextFile(`${dir}/alone.explore.html`);
+    assert.match(html, /0 with their trajectory/);
+    assert.doesNotMatch(
+      html,
+      /<script[^>]* src=|<link[^>]* href=/,
+      "nothing loaded from elsewhere",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 /**
  * The fields inspect_ai's `EvalLog` requires (src/inspect_ai/log/_log.py at the pinned commit):
@@ -167,38 +161,35 @@ const EvalLog = z.object({
   })),
 });
 
-fullTest(
-  "deno task explore --inspect writes one Inspect eval log per agent, named as inspect view lists them",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const sweep = await sweepDir();
-      const { code, stdout, stderr } = await run([
-        EXPLORE,
-        ...["--in", `${sweep}/w.jsonl`, "--out", `${dir}/w.html`, "--inspect", `${dir}/logs`],
-      ]);
-      assert.equal(code, 0, stderr);
-      assert.match(stdout, /1 Inspect AI eval log -> .*logs\/ \(open: inspect view --log-dir/);
-      const [name] = files(`${dir}/logs`);
-      // inspect_ai's log_file_pattern: JSON logs are listed only under an ISO-time name.
-      assert.match(name, /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/);
-      const log = EvalLog.parse(JSON.parse(await Deno.readTextFile(`${dir}/logs/${name}`)));
-      const rows = (await Deno.readTextFile(`${sweep}/w.jsonl`)).trim().split("\n").map((l) =>
-        JSON.parse(l)
-      );
-      const ordinary = rows.filter((r) => !r.counterfactualOf);
-      assert.equal(log.samples.length, ordinary.length, "one sample per pair trial and condition");
-      const poisoned = ordinary.filter((r) => r.condition === "poisoned");
-      const asr = poisoned.filter((r) => r.matchesTarget).length / poisoned.length;
-      const metric = log.results.scores.find((s) => s.name === "matches_target")!.metrics.asr.value;
-      assert.ok(Math.abs(metric - asr) < 1e-12);
-      const sample = log.samples[0];
-      assert.equal(sample.messages.at(-1)?.role, "assistant");
-      assert.equal(sample.output.completion, ordinary[0].output);
-      assert.equal(sample.metadata.messagesReconstructed, true, "the simulator has no transcript");
-      assert.ok(log.samples.some((s) => (s.metadata.counterfactual as unknown[]).length > 0));
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("deno task explore --inspect writes one Inspect eval log per agent, named as inspect view lists them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const sweep = await sweepDir();
+    const { code, stdout, stderr } = await run([
+      EXPLORE,
+      ...["--in", `${sweep}/w.jsonl`, "--out", `${dir}/w.html`, "--inspect", `${dir}/logs`],
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /1 Inspect AI eval log -> .*logs\/ \(open: inspect view --log-dir/);
+    const [name] = files(`${dir}/logs`);
+    // inspect_ai's log_file_pattern: JSON logs are listed only under an ISO-time name.
+    assert.match(name, /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/);
+    const log = EvalLog.parse(JSON.parse(await Deno.readTextFile(`${dir}/logs/${name}`)));
+    const rows = (await Deno.readTextFile(`${sweep}/w.jsonl`)).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    const ordinary = rows.filter((r) => !r.counterfactualOf);
+    assert.equal(log.samples.length, ordinary.length, "one sample per pair trial and condition");
+    const poisoned = ordinary.filter((r) => r.condition === "poisoned");
+    const asr = poisoned.filter((r) => r.matchesTarget).length / poisoned.length;
+    const metric = log.results.scores.find((s) => s.name === "matches_target")!.metrics.asr.value;
+    assert.ok(Math.abs(metric - asr) < 1e-12);
+    const sample = log.samples[0];
+    assert.equal(sample.messages.at(-1)?.role, "assistant");
+    assert.equal(sample.output.completion, ordinary[0].output);
+    assert.equal(sample.metadata.messagesReconstructed, true, "the simulator has no transcript");
+    assert.ok(log.samples.some((s) => (s.metadata.counterfactual as unknown[]).length > 0));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

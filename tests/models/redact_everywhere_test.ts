@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -53,64 +53,58 @@ async function _files(dir: string): Promise<string[]> {
   return texts;
 }
 
-fullTest(
-  "a 16-character key echoed raw and masked by a provider leaves no 8-character piece anywhere",
-  async () => {
-    const key = "sk-short-a1b2c3d";
-    const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
-    const dir = await Deno.makeTempDir({ prefix: "mg-red16-" });
-    try {
-      const { code, text } = await _sweep({ key, baseUrl: server.baseUrl, dir });
-      assert.equal(code, 3, text);
-      for (const t of [text, ...await _files(dir)]) {
-        for (let i = 0; i + 8 <= key.length; i++) {
-          assert.ok(
-            !t.includes(key.slice(i, i + 8)),
-            `piece ${key.slice(i, i + 8)} in ${t.slice(0, 200)}`,
-          );
-        }
+full.test("a 16-character key echoed raw and masked by a provider leaves no 8-character piece anywhere", async () => {
+  const key = "sk-short-a1b2c3d";
+  const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
+  const dir = await Deno.makeTempDir({ prefix: "mg-red16-" });
+  try {
+    const { code, text } = await _sweep({ key, baseUrl: server.baseUrl, dir });
+    assert.equal(code, 3, text);
+    for (const t of [text, ...await _files(dir)]) {
+      for (let i = 0; i + 8 <= key.length; i++) {
+        assert.ok(
+          !t.includes(key.slice(i, i + 8)),
+          `piece ${key.slice(i, i + 8)} in ${t.slice(0, 200)}`,
+        );
       }
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
     }
-  },
-);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
-fullTest(
-  "a password in --base-url reaches neither OUT.partial.json nor the printed retry command",
-  async () => {
-    const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true }, latencyMs: 100 });
-    const dir = await Deno.makeTempDir({ prefix: "mg-redurl-" });
-    const baseUrl = server.baseUrl.replace("http://", "http://alice:Hunter2Pass@");
-    let manifest = "";
-    try {
-      const { code, text } = await _sweep({
-        key: "sk-local-placeholder-0001",
-        baseUrl,
-        dir,
-        whileRunning: async () => {
-          for (let i = 0; i < 1000 && manifest === ""; i++) {
-            manifest = await Deno.readTextFile(`${dir}/rows.jsonl.partial.json`).catch(() => "");
-            await new Promise((r) => setTimeout(r, 5));
-          }
-        },
-      });
-      assert.equal(code, 3, text);
-      assert.match(manifest, /"base-url": "http:\/\/\[REDACTED\]@127\.0\.0\.1:/);
-      assert.match(
-        text,
-        /Rerun only them: deno task sweep .*--base-url http:\/\/\[REDACTED\]@127\.0\.0\.1:/,
-      );
-      for (const t of [manifest, text, ...await _files(dir)]) assert.ok(!t.includes("Hunter2Pass"));
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("a password in --base-url reaches neither OUT.partial.json nor the printed retry command", async () => {
+  const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true }, latencyMs: 100 });
+  const dir = await Deno.makeTempDir({ prefix: "mg-redurl-" });
+  const baseUrl = server.baseUrl.replace("http://", "http://alice:Hunter2Pass@");
+  let manifest = "";
+  try {
+    const { code, text } = await _sweep({
+      key: "sk-local-placeholder-0001",
+      baseUrl,
+      dir,
+      whileRunning: async () => {
+        for (let i = 0; i < 1000 && manifest === ""; i++) {
+          manifest = await Deno.readTextFile(`${dir}/rows.jsonl.partial.json`).catch(() => "");
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      },
+    });
+    assert.equal(code, 3, text);
+    assert.match(manifest, /"base-url": "http:\/\/\[REDACTED\]@127\.0\.0\.1:/);
+    assert.match(
+      text,
+      /Rerun only them: deno task sweep .*--base-url http:\/\/\[REDACTED\]@127\.0\.0\.1:/,
+    );
+    for (const t of [manifest, text, ...await _files(dir)]) assert.ok(!t.includes("Hunter2Pass"));
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
-fullTest("batch import without the key in the environment prints no echoed key", async () => {
+full.test("batch import without the key in the environment prints no echoed key", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-redbatch-" });
   const key = "sk-proj-Q7wErTy9UiOp1AsDfGh2";
   const masked = `${key.slice(0, 8)}${"*".repeat(12)}${key.slice(-4)}`;

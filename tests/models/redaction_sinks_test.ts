@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { registerSecret } from "../../lib/models/redact.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const SENTINEL = "sk-SENTINEL-sinks-2468-qrstuvwxyz";
 const REDACT = new URL("../../lib/models/redact.ts", import.meta.url).href;
@@ -14,28 +14,25 @@ function assertClean(text: string) {
   }
 }
 
-fullTest(
-  "guardConsole(): strings, errors and objects printed by any library are redacted",
-  async () => {
-    const script = `import { guardConsole } from "${REDACT}";
+full.test("guardConsole(): strings, errors and objects printed by any library are redacted", async () => {
+  const script = `import { guardConsole } from "${REDACT}";
     guardConsole();
     const key = Deno.env.get("OPENAI_API_KEY");
     console.log("sending", key);
     console.error(new Error("401 for " + key.slice(0, 12) + "****"));
     console.warn({ headers: { authorization: "Bearer " + key } });
     console.info("plain line stays");`;
-    const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["eval", script],
-      env: { NO_COLOR: "1", OPENAI_API_KEY: SENTINEL },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-    assertClean(text);
-    assert.match(text, /plain line stays/);
-    assert.match(text, /sending \[REDACTED\]/);
-  },
-);
+  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    env: { NO_COLOR: "1", OPENAI_API_KEY: SENTINEL },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  assertClean(text);
+  assert.match(text, /plain line stays/);
+  assert.match(text, /sending \[REDACTED\]/);
+});
 
 Deno.test("ResponseCache.set() stores values through the redaction layer", () => {
   registerSecret({ secret: SENTINEL });
@@ -45,7 +42,7 @@ Deno.test("ResponseCache.set() stores values through the redaction layer", () =>
   cache.close();
 });
 
-fullTest("batch import reports a provider's error message without the key", async () => {
+full.test("batch import reports a provider's error message without the key", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const line = JSON.stringify({

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { taskFlags } from "../support/task_flags.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = "lib/cli/sweep.ts";
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -25,34 +25,29 @@ for (
     ["load", "UM", 2, /--plugin .*load\.ts: cannot be loaded: plugin code called Deno\.exit\(0\)/],
   ] as const
 ) {
-  fullTest(
-    `a plugin that calls exit while it ${
-      name === "load" ? "loads" : "runs"
-    } (${name}) does not end the task with 0`,
-    async () => {
-      const dir = await Deno.makeTempDir({ prefix: "mg-plugin-exit-" });
-      try {
-        await Deno.writeTextFile(`${dir}/${name}.ts`, PLUGINS[name] + "\n");
-        const out = await new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            ...taskFlags(SWEEP),
-            `${ROOT}${SWEEP}`,
-            ...["--plugin", `${dir}/${name}.ts`, "--stage", "management", "--policies", policy],
-            ...["--limit", "1", "--out", `${dir}/rows.jsonl`, "--quiet"],
-          ],
-          env: { NO_COLOR: "1" },
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const stderr = new TextDecoder().decode(out.stderr);
-        assert.equal(out.code, code, stderr);
-        assert.match(stderr, line);
-        // Nothing half-done is left: no lock, and rows only where the run went to its end.
-        assert.ok(!await Deno.stat(`${dir}/rows.jsonl.lock`).catch(() => null));
-      } finally {
-        await Deno.remove(dir, { recursive: true });
-      }
-    },
-  );
+  full.test(`a plugin that calls exit while it ${name === "load" ? "loads" : "runs"} (${name}) does not end the task with 0`, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "mg-plugin-exit-" });
+    try {
+      await Deno.writeTextFile(`${dir}/${name}.ts`, PLUGINS[name] + "\n");
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          ...taskFlags(SWEEP),
+          `${ROOT}${SWEEP}`,
+          ...["--plugin", `${dir}/${name}.ts`, "--stage", "management", "--policies", policy],
+          ...["--limit", "1", "--out", `${dir}/rows.jsonl`, "--quiet"],
+        ],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, code, stderr);
+      assert.match(stderr, line);
+      // Nothing half-done is left: no lock, and rows only where the run went to its end.
+      assert.ok(!await Deno.stat(`${dir}/rows.jsonl.lock`).catch(() => null));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
 }

@@ -9,7 +9,7 @@ import { selectedForCounterfactual } from "../../lib/run/counterfactual.ts";
 import { readRowsFile } from "../../lib/run/rows_file.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -26,60 +26,57 @@ async function run(args: string[]) {
 const read = async (path: string): Promise<TrialRow[]> =>
   (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
 
-fullTest(
-  "--counterfactual loo with an llm: agent: one rerun per context record, cached on rerun",
-  async () => {
-    const server = startFakeOpenAIServer({});
-    const dir = await Deno.makeTempDir();
-    try {
-      const data = `${dir}/instances.json`;
-      const instances = Array.from(
-        { length: 4 },
-        (_, i) =>
-          syntheticInstance({ id: `s${i}`, seed: i, helpfulUnits: 4, riskUnits: 3, bank: 12 }),
+full.test("--counterfactual loo with an llm: agent: one rerun per context record, cached on rerun", async () => {
+  const server = startFakeOpenAIServer({});
+  const dir = await Deno.makeTempDir();
+  try {
+    const data = `${dir}/instances.json`;
+    const instances = Array.from(
+      { length: 4 },
+      (_, i) =>
+        syntheticInstance({ id: `s${i}`, seed: i, helpfulUnits: 4, riskUnits: 3, bank: 12 }),
+    );
+    await Deno.writeTextFile(data, JSON.stringify({ dataset: "synthetic", instances }));
+    const args = (out: string, extra: string[] = []) => [
+      ...["--stage", "retrieval", "--grid", "1", "--dataset", data, "--attack", "minja"],
+      ...["--agent", "llm:fake-1", "--base-url", server.baseUrl, "--bank-size", "12"],
+      ...["--ranker", "usefulness", "--k", "3", "--counterfactual", "loo"],
+      ...["--cache", `${dir}/cache.sqlite`, "--out", `${dir}/${out}`, "--quiet", ...extra],
+    ];
+    const first = await run(args("rows.jsonl", ["--memory-placement", "tool"]));
+    assert.equal(first.code, 0, first.out);
+    const rows = await read(`${dir}/rows.jsonl`);
+    const originals = rows.filter((r) => r.counterfactualOf === null);
+    assert.equal(originals.length, 4 * 2);
+    const selected = originals.filter(selectedForCounterfactual);
+    assert.ok(selected.length >= 4, `selected ${selected.length}`);
+    for (const o of selected) {
+      const reruns = rows.filter((r) => r.counterfactualOf === trajectoryId(o));
+      assert.deepEqual(reruns.map((r) => r.ablatedRecordId), o.contextIds);
+      assert.ok(
+        reruns.every((r) =>
+          r.error === null && r.contextSize === 3 && r.memoryPlacement === "tool" &&
+          r.judgeModel === "fake-1"
+        ),
       );
-      await Deno.writeTextFile(data, JSON.stringify({ dataset: "synthetic", instances }));
-      const args = (out: string, extra: string[] = []) => [
-        ...["--stage", "retrieval", "--grid", "1", "--dataset", data, "--attack", "minja"],
-        ...["--agent", "llm:fake-1", "--base-url", server.baseUrl, "--bank-size", "12"],
-        ...["--ranker", "usefulness", "--k", "3", "--counterfactual", "loo"],
-        ...["--cache", `${dir}/cache.sqlite`, "--out", `${dir}/${out}`, "--quiet", ...extra],
-      ];
-      const first = await run(args("rows.jsonl", ["--memory-placement", "tool"]));
-      assert.equal(first.code, 0, first.out);
-      const rows = await read(`${dir}/rows.jsonl`);
-      const originals = rows.filter((r) => r.counterfactualOf === null);
-      assert.equal(originals.length, 4 * 2);
-      const selected = originals.filter(selectedForCounterfactual);
-      assert.ok(selected.length >= 4, `selected ${selected.length}`);
-      for (const o of selected) {
-        const reruns = rows.filter((r) => r.counterfactualOf === trajectoryId(o));
-        assert.deepEqual(reruns.map((r) => r.ablatedRecordId), o.contextIds);
-        assert.ok(
-          reruns.every((r) =>
-            r.error === null && r.contextSize === 3 && r.memoryPlacement === "tool" &&
-            r.judgeModel === "fake-1"
-          ),
-        );
-      }
-      // Full exposure: removing the risk record undoes the fake model's majority for the target.
-      const risk = rows.filter((r) => r.ablatedRole === "risk");
-      assert.ok(risk.length > 0 && risk.every((r) => r.matchesTarget === false));
-      assert.equal(rows.length, originals.length + selected.length * 3);
-
-      const requests = server.requests;
-      const again = await run(args("again.jsonl", ["--memory-placement", "tool"]));
-      assert.equal(again.code, 0, again.out);
-      assert.equal(server.requests, requests, "every call, reruns included, comes from the cache");
-      const strip = (rs: TrialRow[]) =>
-        rs.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
-      assert.deepEqual(strip(await read(`${dir}/again.jsonl`)), strip(rows));
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
     }
-  },
-);
+    // Full exposure: removing the risk record undoes the fake model's majority for the target.
+    const risk = rows.filter((r) => r.ablatedRole === "risk");
+    assert.ok(risk.length > 0 && risk.every((r) => r.matchesTarget === false));
+    assert.equal(rows.length, originals.length + selected.length * 3);
+
+    const requests = server.requests;
+    const again = await run(args("again.jsonl", ["--memory-placement", "tool"]));
+    assert.equal(again.code, 0, again.out);
+    assert.equal(server.requests, requests, "every call, reruns included, comes from the cache");
+    const strip = (rs: TrialRow[]) =>
+      rs.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
+    assert.deepEqual(strip(await read(`${dir}/again.jsonl`)), strip(rows));
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("readRowsFile() keeps a pair trial only with every counterfactual rerun present", async () => {
   const dir = await Deno.makeTempDir();

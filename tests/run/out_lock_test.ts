@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { lockOut, OutLockedError } from "../../lib/run/out_lock.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 const LOCK = new URL("../../lib/run/out_lock.ts", import.meta.url).href;
@@ -48,87 +48,80 @@ async function _zombie(pid: number): Promise<boolean> {
   return false;
 }
 
-fullTest(
-  "lockOut(): a lock held by a live process is refused; once it is killed (a zombie), it is free at once",
-  async () => {
-    const dir = await Deno.makeTempDir({ prefix: "mg-lock-" });
-    const out = `${dir}/rows.jsonl`;
-    const holder = await _unreaped([
-      Deno.execPath(),
-      "eval",
-      `const { lockOut } = await import(${JSON.stringify(LOCK)}); ` +
-      `lockOut({ out: ${JSON.stringify(out)}, command: "sweep" }); ` +
-      `await Deno.writeTextFile(${JSON.stringify(`${dir}/held`)}, "1"); ` +
-      `await new Promise((r) => setTimeout(r, 60000));`,
-    ]);
-    try {
-      for (let i = 0; i < 1000 && !await exists(`${dir}/held`); i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      assert.throws(
-        () => lockOut({ out, command: "sweep" }),
-        (e) =>
-          e instanceof OutLockedError &&
-          new RegExp(`another sweep \\(process ${holder.pid},`).test(e.message),
-      );
-      Deno.kill(holder.pid, "SIGKILL");
-      assert.ok(await _zombie(holder.pid), "the killed holder waits unreaped");
-      const lock = lockOut({ out, command: "sweep" });
-      lock.release();
-      assert.ok(!await exists(`${out}.lock`));
-    } finally {
-      holder.shell.kill("SIGKILL");
-      await holder.shell.status;
-      await Deno.remove(dir, { recursive: true });
+full.test("lockOut(): a lock held by a live process is refused; once it is killed (a zombie), it is free at once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mg-lock-" });
+  const out = `${dir}/rows.jsonl`;
+  const holder = await _unreaped([
+    Deno.execPath(),
+    "eval",
+    `const { lockOut } = await import(${JSON.stringify(LOCK)}); ` +
+    `lockOut({ out: ${JSON.stringify(out)}, command: "sweep" }); ` +
+    `await Deno.writeTextFile(${JSON.stringify(`${dir}/held`)}, "1"); ` +
+    `await new Promise((r) => setTimeout(r, 60000));`,
+  ]);
+  try {
+    for (let i = 0; i < 1000 && !await exists(`${dir}/held`); i++) {
+      await new Promise((r) => setTimeout(r, 10));
     }
-  },
-);
-
-fullTest(
-  "a sweep resumes at once after kill -9 of its writer, while the dead writer is an unreaped zombie",
-  async () => {
-    const server = startFakeOpenAIServer({ latencyMs: 20 });
-    const dir = await Deno.makeTempDir({ prefix: "mg-zombie-" });
-    const data = `${dir}/instances.json`;
-    const instances = Array.from(
-      { length: 6 },
-      (_, i) =>
-        syntheticInstance({ id: `s${i}`, seed: i, helpfulUnits: 5, riskUnits: 4, bank: 20 }),
+    assert.throws(
+      () => lockOut({ out, command: "sweep" }),
+      (e) =>
+        e instanceof OutLockedError &&
+        new RegExp(`another sweep \\(process ${holder.pid},`).test(e.message),
     );
-    await Deno.writeTextFile(data, JSON.stringify({ dataset: "synthetic", instances }));
-    const out = `${dir}/rows.jsonl`;
-    const args = [
-      ...["--stage", "writing", "--grid", "0,0.5,1", "--dataset", data, "--agent", "llm:fake-1"],
-      ...["--base-url", server.baseUrl, "--bank-size", "20", "--cache", `${dir}/cache.sqlite`],
-      ...["--concurrency", "2", "--out", out, "--quiet"],
-    ];
-    const env = { NO_COLOR: "1", OPENAI_API_KEY: "sk-Zb6Kq1Xw8Lm3" };
-    const writer = await _unreaped([Deno.execPath(), "run", "-A", SWEEP, ...args], env);
-    try {
-      for (let i = 0; i < 1000 && await lines(`${out}.partial`) < 8; i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      assert.ok(await lines(`${out}.partial`) >= 8, "the writer wrote rows");
-      Deno.kill(writer.pid, "SIGKILL");
-      assert.ok(await _zombie(writer.pid), "the killed writer waits unreaped");
-      const resumed = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", SWEEP, ...args, "--resume"],
-        env,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(resumed.stderr);
-      assert.equal(resumed.code, 0, stderr);
-      const rows = (await Deno.readTextFile(out)).trim().split("\n").map((l) => JSON.parse(l));
-      const keys = rows.map((r) => `${r.pairId}#${r.condition}`);
-      assert.equal(rows.length, 3 * 2 * 6 * 2);
-      assert.equal(new Set(keys).size, keys.length, "no row twice");
-      assert.ok(!await exists(`${out}.lock`));
-    } finally {
-      writer.shell.kill("SIGKILL");
-      await writer.shell.status;
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
+    Deno.kill(holder.pid, "SIGKILL");
+    assert.ok(await _zombie(holder.pid), "the killed holder waits unreaped");
+    const lock = lockOut({ out, command: "sweep" });
+    lock.release();
+    assert.ok(!await exists(`${out}.lock`));
+  } finally {
+    holder.shell.kill("SIGKILL");
+    await holder.shell.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+full.test("a sweep resumes at once after kill -9 of its writer, while the dead writer is an unreaped zombie", async () => {
+  const server = startFakeOpenAIServer({ latencyMs: 20 });
+  const dir = await Deno.makeTempDir({ prefix: "mg-zombie-" });
+  const data = `${dir}/instances.json`;
+  const instances = Array.from(
+    { length: 6 },
+    (_, i) => syntheticInstance({ id: `s${i}`, seed: i, helpfulUnits: 5, riskUnits: 4, bank: 20 }),
+  );
+  await Deno.writeTextFile(data, JSON.stringify({ dataset: "synthetic", instances }));
+  const out = `${dir}/rows.jsonl`;
+  const args = [
+    ...["--stage", "writing", "--grid", "0,0.5,1", "--dataset", data, "--agent", "llm:fake-1"],
+    ...["--base-url", server.baseUrl, "--bank-size", "20", "--cache", `${dir}/cache.sqlite`],
+    ...["--concurrency", "2", "--out", out, "--quiet"],
+  ];
+  const env = { NO_COLOR: "1", OPENAI_API_KEY: "sk-Zb6Kq1Xw8Lm3" };
+  const writer = await _unreaped([Deno.execPath(), "run", "-A", SWEEP, ...args], env);
+  try {
+    for (let i = 0; i < 1000 && await lines(`${out}.partial`) < 8; i++) {
+      await new Promise((r) => setTimeout(r, 10));
     }
-  },
-);
+    assert.ok(await lines(`${out}.partial`) >= 8, "the writer wrote rows");
+    Deno.kill(writer.pid, "SIGKILL");
+    assert.ok(await _zombie(writer.pid), "the killed writer waits unreaped");
+    const resumed = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", SWEEP, ...args, "--resume"],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(resumed.stderr);
+    assert.equal(resumed.code, 0, stderr);
+    const rows = (await Deno.readTextFile(out)).trim().split("\n").map((l) => JSON.parse(l));
+    const keys = rows.map((r) => `${r.pairId}#${r.condition}`);
+    assert.equal(rows.length, 3 * 2 * 6 * 2);
+    assert.equal(new Set(keys).size, keys.length, "no row twice");
+    assert.ok(!await exists(`${out}.lock`));
+  } finally {
+    writer.shell.kill("SIGKILL");
+    await writer.shell.status;
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

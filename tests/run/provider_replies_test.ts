@@ -19,7 +19,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const instances = Array.from(
   { length: 4 },
@@ -157,66 +157,63 @@ async function cli(args: string[]) {
   return { code, err: new TextDecoder().decode(stderr) };
 }
 
-fullTest(
-  "an HTTP 400 is summarised by status and provider code, with the model option that changes the request and the command that runs it",
-  async () => {
-    for (
-      const [reject, kind, option] of [
-        [
-          "max_tokens",
-          "HTTP 400 unsupported_parameter (max_tokens)",
-          "fake-1.maxTokensParam=max_completion_tokens",
-        ],
-        [
-          "json_schema",
-          "HTTP 400 invalid_parameter (response_format)",
-          "fake-1.responseFormat=json_object",
-        ],
-      ] as const
-    ) {
-      const server = startFakeOpenAIServer({ modes: { reject: [reject] } });
-      const dir = await Deno.makeTempDir({ prefix: "memgauge-400-" });
-      try {
-        const data = `${dir}/instances.json`;
-        await Deno.writeTextFile(data, JSON.stringify({ dataset: "synthetic", instances }));
-        const args = [
-          "--stage",
-          "writing",
-          "--grid",
-          "1",
-          "--dataset",
-          data,
-          "--agent",
-          "llm:fake-1",
-          "--base-url",
-          server.baseUrl,
-          "--bank-size",
-          "12",
-          "--cache",
-          `${dir}/cache.sqlite`,
-          "--out",
-          `${dir}/rows.jsonl`,
-          "--quiet",
-        ];
-        const first = await cli(args);
-        assert.equal(first.code, 3, first.err);
-        assert.match(
-          first.err,
-          new RegExp(`error rows \\(${kind.replace(/[()]/g, "\\$&")}: \\d+\\)`),
-        );
-        assert.doesNotMatch(first.err, /truncated reply/);
-        assert.match(first.err, new RegExp(`--model-option ${option.replace(/\./g, "\\.")} sends`));
-        // The printed command changes the request (not --retry-errors with the same options).
-        const line = /Run again with the request changed \(a new run\): deno task sweep (.*)$/m
-          .exec(first.err)?.[1];
-        assert.ok(line, first.err);
-        assert.doesNotMatch(first.err, /Rerun only them/);
-        const fixed = await cli(line!.split(" ").filter((a) => a !== ""));
-        assert.equal(fixed.code, 0, fixed.err);
-      } finally {
-        await server.close();
-        await Deno.remove(dir, { recursive: true });
-      }
+full.test("an HTTP 400 is summarised by status and provider code, with the model option that changes the request and the command that runs it", async () => {
+  for (
+    const [reject, kind, option] of [
+      [
+        "max_tokens",
+        "HTTP 400 unsupported_parameter (max_tokens)",
+        "fake-1.maxTokensParam=max_completion_tokens",
+      ],
+      [
+        "json_schema",
+        "HTTP 400 invalid_parameter (response_format)",
+        "fake-1.responseFormat=json_object",
+      ],
+    ] as const
+  ) {
+    const server = startFakeOpenAIServer({ modes: { reject: [reject] } });
+    const dir = await Deno.makeTempDir({ prefix: "memgauge-400-" });
+    try {
+      const data = `${dir}/instances.json`;
+      await Deno.writeTextFile(data, JSON.stringify({ dataset: "synthetic", instances }));
+      const args = [
+        "--stage",
+        "writing",
+        "--grid",
+        "1",
+        "--dataset",
+        data,
+        "--agent",
+        "llm:fake-1",
+        "--base-url",
+        server.baseUrl,
+        "--bank-size",
+        "12",
+        "--cache",
+        `${dir}/cache.sqlite`,
+        "--out",
+        `${dir}/rows.jsonl`,
+        "--quiet",
+      ];
+      const first = await cli(args);
+      assert.equal(first.code, 3, first.err);
+      assert.match(
+        first.err,
+        new RegExp(`error rows \\(${kind.replace(/[()]/g, "\\$&")}: \\d+\\)`),
+      );
+      assert.doesNotMatch(first.err, /truncated reply/);
+      assert.match(first.err, new RegExp(`--model-option ${option.replace(/\./g, "\\.")} sends`));
+      // The printed command changes the request (not --retry-errors with the same options).
+      const line = /Run again with the request changed \(a new run\): deno task sweep (.*)$/m
+        .exec(first.err)?.[1];
+      assert.ok(line, first.err);
+      assert.doesNotMatch(first.err, /Rerun only them/);
+      const fixed = await cli(line!.split(" ").filter((a) => a !== ""));
+      assert.equal(fixed.code, 0, fixed.err);
+    } finally {
+      await server.close();
+      await Deno.remove(dir, { recursive: true });
     }
-  },
-);
+  }
+});

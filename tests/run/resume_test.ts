@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { type FakeServer, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -79,55 +79,52 @@ async function started(command: Deno.Command, partial: string, rows = 8) {
   return child;
 }
 
-fullTest(
-  "a partial of seed 0 resumed with seed 1 is refused in one line naming the seed",
-  async () => {
-    const server = startFakeOpenAIServer({ latencyMs: 20 });
-    const { dir, args, out, partial } = await setup(server);
-    try {
-      const child = await started(cli(args(["--seed", "0"])), partial);
-      child.kill("SIGKILL");
-      await child.output();
-      const before = await Deno.readTextFile(partial);
-      assert.ok(before.length > 0);
-      assert.ok(await exists(`${partial}.json`), "the partial carries its manifest");
-      const manifest = JSON.parse(await Deno.readTextFile(`${partial}.json`));
-      assert.equal(manifest.options.seed, 0);
-      assert.match(manifest.kit, /^\d+\.\d+\.\d+$/);
+full.test("a partial of seed 0 resumed with seed 1 is refused in one line naming the seed", async () => {
+  const server = startFakeOpenAIServer({ latencyMs: 20 });
+  const { dir, args, out, partial } = await setup(server);
+  try {
+    const child = await started(cli(args(["--seed", "0"])), partial);
+    child.kill("SIGKILL");
+    await child.output();
+    const before = await Deno.readTextFile(partial);
+    assert.ok(before.length > 0);
+    assert.ok(await exists(`${partial}.json`), "the partial carries its manifest");
+    const manifest = JSON.parse(await Deno.readTextFile(`${partial}.json`));
+    assert.equal(manifest.options.seed, 0);
+    assert.match(manifest.kit, /^\d+\.\d+\.\d+$/);
 
-      const other = await run(args(["--seed", "1", "--resume"]));
-      assert.equal(other.code, 2, other.stderr);
-      const said = other.stderr.trim().split("\n");
-      assert.equal(said.length, 1, other.stderr);
-      assert.match(
-        said[0],
-        /--resume: .*rows\.jsonl\.partial is from another run \(--seed 0 there, 1 here\)/,
-      );
-      assert.match(said[0], /--overwrite/);
-      assert.equal(await Deno.readTextFile(partial), before, "the partial is left as it was");
-      assert.ok(!await exists(out));
+    const other = await run(args(["--seed", "1", "--resume"]));
+    assert.equal(other.code, 2, other.stderr);
+    const said = other.stderr.trim().split("\n");
+    assert.equal(said.length, 1, other.stderr);
+    assert.match(
+      said[0],
+      /--resume: .*rows\.jsonl\.partial is from another run \(--seed 0 there, 1 here\)/,
+    );
+    assert.match(said[0], /--overwrite/);
+    assert.equal(await Deno.readTextFile(partial), before, "the partial is left as it was");
+    assert.ok(!await exists(out));
 
-      // Another option, and two at once: each named.
-      const two = await run(args(["--seed", "1", "--trials", "2", "--resume"]));
-      assert.equal(two.code, 2);
-      assert.match(two.stderr, /--seed 0 there, 1 here; --trials 1 there, 2 here/);
+    // Another option, and two at once: each named.
+    const two = await run(args(["--seed", "1", "--trials", "2", "--resume"]));
+    assert.equal(two.code, 2);
+    assert.match(two.stderr, /--seed 0 there, 1 here; --trials 1 there, 2 here/);
 
-      // The same options complete it: one run id, every trial once.
-      const same = await run(args(["--seed", "0", "--resume"]));
-      assert.equal(same.code, 0, same.stderr);
-      const rows = await read(out);
-      assert.equal(rows.length, FULL);
-      assert.equal(new Set(rows.map((r) => r.runId)).size, 1);
-      assert.ok(!await exists(partial) && !await exists(`${partial}.json`));
-      assert.ok(!await exists(`${out}.lock`));
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+    // The same options complete it: one run id, every trial once.
+    const same = await run(args(["--seed", "0", "--resume"]));
+    assert.equal(same.code, 0, same.stderr);
+    const rows = await read(out);
+    assert.equal(rows.length, FULL);
+    assert.equal(new Set(rows.map((r) => r.runId)).size, 1);
+    assert.ok(!await exists(partial) && !await exists(`${partial}.json`));
+    assert.ok(!await exists(`${out}.lock`));
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
-fullTest("a non-empty partial is never discarded without --overwrite", async () => {
+full.test("a non-empty partial is never discarded without --overwrite", async () => {
   const server = startFakeOpenAIServer({ latencyMs: 20 });
   const { dir, args, out, partial } = await setup(server);
   try {
@@ -158,7 +155,7 @@ fullTest("a non-empty partial is never discarded without --overwrite", async () 
   }
 });
 
-fullTest("a second sweep on the same --out is refused while the first writes it", async () => {
+full.test("a second sweep on the same --out is refused while the first writes it", async () => {
   // Slow enough that the first sweep is still writing when the second one starts.
   const server = startFakeOpenAIServer({ latencyMs: 150 });
   const { dir, args, out, partial } = await setup(server);
@@ -185,80 +182,74 @@ fullTest("a second sweep on the same --out is refused while the first writes it"
 });
 
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  fullTest(
-    `${signal} prints the resume command and leaves a partial that it completes`,
-    async () => {
-      const server = startFakeOpenAIServer({ latencyMs: 20 });
-      const { dir, args, out, partial } = await setup(server);
-      try {
-        const child = await started(cli(args(["--trials", "2"])), partial);
-        child.kill(signal);
-        const result = await child.output();
-        const stderr = new TextDecoder().decode(result.stderr);
-        assert.equal(result.code, code, stderr);
-        const said = stderr.trim().split("\n");
-        assert.match(
-          said[0],
-          new RegExp(
-            `^memgauge sweep: interrupted \\(${signal}\\); \\d+ pair trials? (is|are) in .*rows\\.jsonl\\.partial\\.$`,
-          ),
-        );
-        assert.match(said[1], /^Resume with: deno task sweep .* --resume$/);
-        assert.ok(!await exists(out) && await exists(partial));
-        assert.ok(!await exists(`${out}.lock`), "the lock is released");
-        const kept = Number(/(\d+) pair trials? (?:is|are) in/.exec(said[0])![1]);
-        const onDisk = await read(partial);
-        assert.equal(new Set(onDisk.map((r) => `${r.pairId}#${r.trial}`)).size, kept);
-
-        // The printed command, as printed (argv after `deno task sweep`), completes the run.
-        const resumeArgs = said[1].replace(/^Resume with: deno task sweep /, "").split(" ");
-        const resumed = await run(resumeArgs);
-        assert.equal(resumed.code, 0, resumed.stderr);
-        const rows = await read(out);
-        assert.equal(rows.length, FULL * 2);
-        const keys = rows.map((r) => `${r.pairId}#${r.trial}#${r.condition}`);
-        assert.equal(new Set(keys).size, keys.length, "no row twice");
-        assert.equal(new Set(rows.map((r) => r.runId)).size, 1);
-        assert.ok(!await exists(partial) && !await exists(`${out}.lock`));
-        const reference = await run(args(["--trials", "2"], "ref.jsonl"));
-        assert.equal(reference.code, 0, reference.stderr);
-        assert.deepEqual(strip(rows), strip(await read(`${dir}/ref.jsonl`)));
-      } finally {
-        await server.close();
-        await Deno.remove(dir, { recursive: true });
-      }
-    },
-  );
-}
-
-fullTest(
-  "an interrupt before the first row says so and gives the command to run again",
-  async () => {
-    // Slow replies: the interrupt comes while the first requests are in flight.
-    const server = startFakeOpenAIServer({ latencyMs: 4000 });
+  full.test(`${signal} prints the resume command and leaves a partial that it completes`, async () => {
+    const server = startFakeOpenAIServer({ latencyMs: 20 });
     const { dir, args, out, partial } = await setup(server);
     try {
-      const child = cli(args()).spawn();
-      for (let i = 0; i < 800 && !await exists(`${out}.lock`); i++) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      // The handler is installed right after the lock; give the run time to reach its requests.
-      await new Promise((r) => setTimeout(r, 1500));
-      assert.ok(!await exists(partial) || await lines(partial) === 0, "no row yet");
-      child.kill("SIGINT");
+      const child = await started(cli(args(["--trials", "2"])), partial);
+      child.kill(signal);
       const result = await child.output();
-      const said = new TextDecoder().decode(result.stderr).trim().split("\n");
-      assert.equal(result.code, 130, said.join("\n"));
-      assert.deepEqual(said.slice(0, 1), [
-        "memgauge sweep: interrupted (SIGINT); before any row was written.",
-      ]);
-      assert.match(said[1], /^Run again with: deno task sweep .*--quiet$/);
-      assert.doesNotMatch(said[1], /--resume/);
+      const stderr = new TextDecoder().decode(result.stderr);
+      assert.equal(result.code, code, stderr);
+      const said = stderr.trim().split("\n");
+      assert.match(
+        said[0],
+        new RegExp(
+          `^memgauge sweep: interrupted \\(${signal}\\); \\d+ pair trials? (is|are) in .*rows\\.jsonl\\.partial\\.$`,
+        ),
+      );
+      assert.match(said[1], /^Resume with: deno task sweep .* --resume$/);
+      assert.ok(!await exists(out) && await exists(partial));
       assert.ok(!await exists(`${out}.lock`), "the lock is released");
-      assert.ok(!await exists(out));
+      const kept = Number(/(\d+) pair trials? (?:is|are) in/.exec(said[0])![1]);
+      const onDisk = await read(partial);
+      assert.equal(new Set(onDisk.map((r) => `${r.pairId}#${r.trial}`)).size, kept);
+
+      // The printed command, as printed (argv after `deno task sweep`), completes the run.
+      const resumeArgs = said[1].replace(/^Resume with: deno task sweep /, "").split(" ");
+      const resumed = await run(resumeArgs);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      const rows = await read(out);
+      assert.equal(rows.length, FULL * 2);
+      const keys = rows.map((r) => `${r.pairId}#${r.trial}#${r.condition}`);
+      assert.equal(new Set(keys).size, keys.length, "no row twice");
+      assert.equal(new Set(rows.map((r) => r.runId)).size, 1);
+      assert.ok(!await exists(partial) && !await exists(`${out}.lock`));
+      const reference = await run(args(["--trials", "2"], "ref.jsonl"));
+      assert.equal(reference.code, 0, reference.stderr);
+      assert.deepEqual(strip(rows), strip(await read(`${dir}/ref.jsonl`)));
     } finally {
       await server.close();
       await Deno.remove(dir, { recursive: true });
     }
-  },
-);
+  });
+}
+
+full.test("an interrupt before the first row says so and gives the command to run again", async () => {
+  // Slow replies: the interrupt comes while the first requests are in flight.
+  const server = startFakeOpenAIServer({ latencyMs: 4000 });
+  const { dir, args, out, partial } = await setup(server);
+  try {
+    const child = cli(args()).spawn();
+    for (let i = 0; i < 800 && !await exists(`${out}.lock`); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // The handler is installed right after the lock; give the run time to reach its requests.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(!await exists(partial) || await lines(partial) === 0, "no row yet");
+    child.kill("SIGINT");
+    const result = await child.output();
+    const said = new TextDecoder().decode(result.stderr).trim().split("\n");
+    assert.equal(result.code, 130, said.join("\n"));
+    assert.deepEqual(said.slice(0, 1), [
+      "memgauge sweep: interrupted (SIGINT); before any row was written.",
+    ]);
+    assert.match(said[1], /^Run again with: deno task sweep .*--quiet$/);
+    assert.doesNotMatch(said[1], /--resume/);
+    assert.ok(!await exists(`${out}.lock`), "the lock is released");
+    assert.ok(!await exists(out));
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

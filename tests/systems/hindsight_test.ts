@@ -5,7 +5,7 @@ import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { startPipelineCheck } from "../../lib/systems/pipeline_check.ts";
 import { startFakeHindsight } from "../../lib/testing/fake_hindsight_server.ts";
 import { demoInstances, pipelineRun } from "./_setup.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const UNITS = [
   { id: "u1", text: "The dentist appointment with Dr. Nkemelu is on March 14, 2025." },
@@ -151,36 +151,33 @@ Deno.test("hindsight rows record the server's version and the models its LLM tra
   }
 });
 
-fullTest(
-  "systems CLI refuses a Hindsight server older than 0.9.1 in one line, before any file",
-  async () => {
-    const server = startFakeHindsight({ version: "0.8.6" });
-    const dir = await Deno.makeTempDir({ prefix: "mg-hs-old-" });
-    try {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          new URL("../../lib/cli/systems.ts", import.meta.url).pathname,
-          ...["--system", "hindsight", "--agent", "llm:m", "--base-url", "http://127.0.0.1:9/v1"],
-          ...["--judge", "deterministic", "--hindsight-url", server.baseUrl],
-          ...["--cache", `${dir}/c.sqlite`, "--out", `${dir}/rows.jsonl`],
-        ],
-        env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-Hq3Zr8Lw2Kp6" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr).trim().split("\n");
-      assert.equal(out.code, 2, stderr.join("\n"));
-      assert.equal(stderr.length, 1);
-      assert.match(
-        stderr[0],
-        /--hindsight-url .*: the server runs hindsight-api 0\.8\.6; the adapter needs 0\.9\.1 or later/,
-      );
-      assert.deepEqual([...Deno.readDirSync(dir)], []);
-    } finally {
-      await server.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("systems CLI refuses a Hindsight server older than 0.9.1 in one line, before any file", async () => {
+  const server = startFakeHindsight({ version: "0.8.6" });
+  const dir = await Deno.makeTempDir({ prefix: "mg-hs-old-" });
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../lib/cli/systems.ts", import.meta.url).pathname,
+        ...["--system", "hindsight", "--agent", "llm:m", "--base-url", "http://127.0.0.1:9/v1"],
+        ...["--judge", "deterministic", "--hindsight-url", server.baseUrl],
+        ...["--cache", `${dir}/c.sqlite`, "--out", `${dir}/rows.jsonl`],
+      ],
+      env: { NO_COLOR: "1", OPENAI_API_KEY: "sk-Hq3Zr8Lw2Kp6" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n");
+    assert.equal(out.code, 2, stderr.join("\n"));
+    assert.equal(stderr.length, 1);
+    assert.match(
+      stderr[0],
+      /--hindsight-url .*: the server runs hindsight-api 0\.8\.6; the adapter needs 0\.9\.1 or later/,
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -11,7 +11,7 @@ import {
   majorityReply,
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 async function _open(
   name: string,
@@ -172,26 +172,23 @@ Deno.test("mem0 (3.x): the additive prompt carries the session date; M1 drops a 
   }
 });
 
-fullTest(
-  "amem: M0 and M1 contexts hold the same number of records at every K (linked notes count against K)",
-  async () => {
-    // Before issue 22, M1 appended each hit's linked notes beyond K: 6-8 records at K = 5 on the
-    // pipeline check's demo set, against 5 in M0.
-    const { rows } = await pipelineRun({ name: "amem", instances: await demoInstances(4, 20) });
-    const size = (r: SystemRow) => `${r.instanceId}/${r.attack}/${r.condition}/${r.k}`;
-    const m0 = new Map(
-      rows.filter((r) => r.management === "M0").map((r) => [size(r), r.contextSize]),
-    );
-    const m1 = rows.filter((r) => r.management === "M1" && r.condition !== "nomemory");
-    assert.ok(m1.length > 0);
-    for (const r of m1) {
-      assert.equal(r.contextSize, m0.get(size(r)), size(r));
-      assert.equal(r.contextSize, Math.min(r.k, 20 + r.unitsHelpful + r.unitsRisk));
-    }
-    // Evolution still links notes: some M1 context differs from M0's at the same K.
-    const m0Ids = new Map(
-      rows.filter((r) => r.management === "M0").map((r) => [size(r), r.contextIds.join()]),
-    );
-    assert.ok(m1.some((r) => r.contextIds.join() !== m0Ids.get(size(r))));
-  },
-);
+full.test("amem: M0 and M1 contexts hold the same number of records at every K (linked notes count against K)", async () => {
+  // Before issue 22, M1 appended each hit's linked notes beyond K: 6-8 records at K = 5 on the
+  // pipeline check's demo set, against 5 in M0.
+  const { rows } = await pipelineRun({ name: "amem", instances: await demoInstances(4, 20) });
+  const size = (r: SystemRow) => `${r.instanceId}/${r.attack}/${r.condition}/${r.k}`;
+  const m0 = new Map(
+    rows.filter((r) => r.management === "M0").map((r) => [size(r), r.contextSize]),
+  );
+  const m1 = rows.filter((r) => r.management === "M1" && r.condition !== "nomemory");
+  assert.ok(m1.length > 0);
+  for (const r of m1) {
+    assert.equal(r.contextSize, m0.get(size(r)), size(r));
+    assert.equal(r.contextSize, Math.min(r.k, 20 + r.unitsHelpful + r.unitsRisk));
+  }
+  // Evolution still links notes: some M1 context differs from M0's at the same K.
+  const m0Ids = new Map(
+    rows.filter((r) => r.management === "M0").map((r) => [size(r), r.contextIds.join()]),
+  );
+  assert.ok(m1.some((r) => r.contextIds.join() !== m0Ids.get(size(r))));
+});

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { systemsMain } from "../../lib/cli/systems.ts";
 import { SYSTEM_NAMES } from "../../lib/systems/resolve_system.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
-import { fullTest } from "../support/tiers.ts";
+import { full } from "../support/tiers.ts";
 
 const CLI = new URL("../../lib/cli/systems.ts", import.meta.url).pathname;
 
@@ -20,7 +20,7 @@ async function _cli(args: string[], cwd: string) {
   };
 }
 
-fullTest("systems CLI: bad input is one line, exit 2, no file", async () => {
+full.test("systems CLI: bad input is one line, exit 2, no file", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const cases: [string[], RegExp][] = [
@@ -94,115 +94,106 @@ async function _plan(
 }
 
 for (const name of SYSTEM_NAMES) {
-  fullTest(
-    `systems CLI ${name}: --dry-run sends nothing and counts within 10% of a pipeline check's requests and tokens`,
-    async () => {
-      const dir = await Deno.makeTempDir();
-      // Every model of the dry run points here: it must not receive a single request.
-      const trap = startFakeOpenAIServer({});
-      const common = ["--system", name, "--limit", "3", "--bank-size", "5", "--k", "1,5"];
-      try {
-        const run = await _plan([
-          ...common,
-          "--pipeline-check",
-          "--agent",
-          "llm:stand-in",
-          "--out",
-          `${dir}/rows.jsonl`,
-        ]);
-        const dry = await _plan([
-          ...common,
-          "--dry-run",
-          "--agent",
-          "llm:gpt-5.4",
-          "--base-url",
-          trap.baseUrl,
-          "--cache",
-          `${dir}/cache.sqlite`,
-        ]);
-        assert.equal(trap.requests, 0);
-        assert.ok(run.chat > 0, run.text);
-        for (const k of ["chat", "embed", "promptTokens", "agentTokens"] as const) {
-          assert.ok(
-            Math.abs(dry[k] - run[k]) <= 0.1 * run[k],
-            `${k}: dry run ${dry[k]} vs run ${run[k]}\n${dry.text}\n${run.text}`,
-          );
-        }
-        assert.match(dry.text, /^DRY RUN/);
-        assert.ok(!(await Deno.stat(`${dir}/rows.jsonl.partial`).catch(() => null)));
-      } finally {
-        await trap.close();
-        await Deno.remove(dir, { recursive: true });
+  full.test(`systems CLI ${name}: --dry-run sends nothing and counts within 10% of a pipeline check's requests and tokens`, async () => {
+    const dir = await Deno.makeTempDir();
+    // Every model of the dry run points here: it must not receive a single request.
+    const trap = startFakeOpenAIServer({});
+    const common = ["--system", name, "--limit", "3", "--bank-size", "5", "--k", "1,5"];
+    try {
+      const run = await _plan([
+        ...common,
+        "--pipeline-check",
+        "--agent",
+        "llm:stand-in",
+        "--out",
+        `${dir}/rows.jsonl`,
+      ]);
+      const dry = await _plan([
+        ...common,
+        "--dry-run",
+        "--agent",
+        "llm:gpt-5.4",
+        "--base-url",
+        trap.baseUrl,
+        "--cache",
+        `${dir}/cache.sqlite`,
+      ]);
+      assert.equal(trap.requests, 0);
+      assert.ok(run.chat > 0, run.text);
+      for (const k of ["chat", "embed", "promptTokens", "agentTokens"] as const) {
+        assert.ok(
+          Math.abs(dry[k] - run[k]) <= 0.1 * run[k],
+          `${k}: dry run ${dry[k]} vs run ${run[k]}\n${dry.text}\n${run.text}`,
+        );
       }
-    },
-  );
+      assert.match(dry.text, /^DRY RUN/);
+      assert.ok(!(await Deno.stat(`${dir}/rows.jsonl.partial`).catch(() => null)));
+    } finally {
+      await trap.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
 }
 
-fullTest(
-  "systems CLI: --resume completes a torn rows file without duplicates, same bytes as one run",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    const args = ["--system", "amem", "--pipeline-check", "--limit", "3", "--bank-size", "5"];
-    try {
-      await _plan([...args, "--out", `${dir}/full.jsonl`]);
-      const full = await Deno.readTextFile(`${dir}/full.jsonl`);
-      const lines = full.trim().split("\n");
-      // An interrupted run: the first task complete, the second cut mid-line.
-      const perTask = lines.filter((l) =>
-        l.includes('"instanceId":"demo-01","pairId":"demo-01:minja')
-      ).length;
-      await Deno.writeTextFile(
-        `${dir}/r.jsonl.partial`,
-        lines.slice(0, perTask + 3).join("\n") + "\n" + lines[perTask + 3].slice(0, 40),
-      );
-      await _plan([...args, "--resume", "--out", `${dir}/r.jsonl`]);
-      const resumed = await Deno.readTextFile(`${dir}/r.jsonl`);
-      const strip = (t: string) => t.replace(/"latencyMs":[0-9.]+/g, '"latencyMs":0');
-      assert.equal(strip(resumed), strip(full));
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("systems CLI: --resume completes a torn rows file without duplicates, same bytes as one run", async () => {
+  const dir = await Deno.makeTempDir();
+  const args = ["--system", "amem", "--pipeline-check", "--limit", "3", "--bank-size", "5"];
+  try {
+    await _plan([...args, "--out", `${dir}/full.jsonl`]);
+    const full = await Deno.readTextFile(`${dir}/full.jsonl`);
+    const lines = full.trim().split("\n");
+    // An interrupted run: the first task complete, the second cut mid-line.
+    const perTask = lines.filter((l) =>
+      l.includes('"instanceId":"demo-01","pairId":"demo-01:minja')
+    ).length;
+    await Deno.writeTextFile(
+      `${dir}/r.jsonl.partial`,
+      lines.slice(0, perTask + 3).join("\n") + "\n" + lines[perTask + 3].slice(0, 40),
+    );
+    await _plan([...args, "--resume", "--out", `${dir}/r.jsonl`]);
+    const resumed = await Deno.readTextFile(`${dir}/r.jsonl`);
+    const strip = (t: string) => t.replace(/"latencyMs":[0-9.]+/g, '"latencyMs":0');
+    assert.equal(strip(resumed), strip(full));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
-fullTest(
-  "systems CLI: --retry-errors reruns only the tasks with error rows, in place",
-  async () => {
-    const dir = await Deno.makeTempDir();
-    const args = ["--system", "langmem", "--pipeline-check", "--limit", "2", "--bank-size", "5"];
-    try {
-      await _plan([...args, "--out", `${dir}/rows.jsonl`]);
-      const good = await Deno.readTextFile(`${dir}/rows.jsonl`);
-      // One task (demo-02, sleeper) failed: its system rows are error rows.
-      const broken = good.trim().split("\n").map((line) => {
-        const r = JSON.parse(line);
-        if (r.instanceId !== "demo-02" || r.attack !== "sleeper" || r.condition === "nomemory") {
-          return line;
-        }
-        return JSON.stringify({
-          ...r,
-          output: null,
-          correct: null,
-          matchesTarget: null,
-          hedged: null,
-          error: "ModelCallError: boom",
-          contextIds: [],
-          contextSize: 0,
-        });
-      }).join("\n") + "\n";
-      await Deno.writeTextFile(`${dir}/rows.jsonl`, broken);
-      await _plan([...args, "--retry-errors", "--out", `${dir}/rows.jsonl`]);
-      const strip = (t: string) => t.replace(/"latencyMs":[0-9.]+/g, '"latencyMs":0');
-      assert.equal(strip(await Deno.readTextFile(`${dir}/rows.jsonl`)), strip(good));
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-);
+full.test("systems CLI: --retry-errors reruns only the tasks with error rows, in place", async () => {
+  const dir = await Deno.makeTempDir();
+  const args = ["--system", "langmem", "--pipeline-check", "--limit", "2", "--bank-size", "5"];
+  try {
+    await _plan([...args, "--out", `${dir}/rows.jsonl`]);
+    const good = await Deno.readTextFile(`${dir}/rows.jsonl`);
+    // One task (demo-02, sleeper) failed: its system rows are error rows.
+    const broken = good.trim().split("\n").map((line) => {
+      const r = JSON.parse(line);
+      if (r.instanceId !== "demo-02" || r.attack !== "sleeper" || r.condition === "nomemory") {
+        return line;
+      }
+      return JSON.stringify({
+        ...r,
+        output: null,
+        correct: null,
+        matchesTarget: null,
+        hedged: null,
+        error: "ModelCallError: boom",
+        contextIds: [],
+        contextSize: 0,
+      });
+    }).join("\n") + "\n";
+    await Deno.writeTextFile(`${dir}/rows.jsonl`, broken);
+    await _plan([...args, "--retry-errors", "--out", `${dir}/rows.jsonl`]);
+    const strip = (t: string) => t.replace(/"latencyMs":[0-9.]+/g, '"latencyMs":0');
+    assert.equal(strip(await Deno.readTextFile(`${dir}/rows.jsonl`)), strip(good));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 // An all-401 server that echoes the key: every system's run ends in error rows and exit 3, with
 // no stack trace and no 8-character piece of the key in any output or file.
-fullTest("systems CLI: an all-401 server gives error rows, exit 3, no stack, no key", async () => {
+full.test("systems CLI: an all-401 server gives error rows, exit 3, no stack, no key", async () => {
   const key = "sk-ECHO-systems-401-a1b2c3d4e5f6";
   const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
   try {
@@ -260,43 +251,40 @@ fullTest("systems CLI: an all-401 server gives error rows, exit 3, no stack, no 
   }
 });
 
-fullTest(
-  "systems and sweep take --out with --dry-run alike: the plan of that command, no file",
-  async () => {
-    // Before issue 22, systems refused it ("--out: a --dry-run writes no file") and sweep took it.
-    const dir = await Deno.makeTempDir({ prefix: "mg-dry-out-" });
-    try {
-      for (
-        const [cli, args] of [
-          ["systems", ["--system", "amem", "--agent", "llm:gpt-5.4", "--limit", "1"]],
-          ["sweep", ["--stage", "writing", "--model", "gpt-5.4", "--limit", "1"]],
-        ] as const
-      ) {
-        const out = await new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "-A",
-            new URL(`../../lib/cli/${cli}.ts`, import.meta.url).pathname,
-            ...args,
-            "--dry-run",
-            "--out",
-            `${dir}/rows.jsonl`,
-            "--cache",
-            `${dir}/c.sqlite`,
-          ],
-          env: { NO_COLOR: "1" },
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        assert.equal(out.code, 0, `${cli}: ${new TextDecoder().decode(out.stderr)}`);
-        assert.match(new TextDecoder().decode(out.stdout), /DRY RUN/);
-        assert.deepEqual(
-          [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("rows")),
-          [],
-        );
-      }
-    } finally {
-      await Deno.remove(dir, { recursive: true });
+full.test("systems and sweep take --out with --dry-run alike: the plan of that command, no file", async () => {
+  // Before issue 22, systems refused it ("--out: a --dry-run writes no file") and sweep took it.
+  const dir = await Deno.makeTempDir({ prefix: "mg-dry-out-" });
+  try {
+    for (
+      const [cli, args] of [
+        ["systems", ["--system", "amem", "--agent", "llm:gpt-5.4", "--limit", "1"]],
+        ["sweep", ["--stage", "writing", "--model", "gpt-5.4", "--limit", "1"]],
+      ] as const
+    ) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          new URL(`../../lib/cli/${cli}.ts`, import.meta.url).pathname,
+          ...args,
+          "--dry-run",
+          "--out",
+          `${dir}/rows.jsonl`,
+          "--cache",
+          `${dir}/c.sqlite`,
+        ],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(out.code, 0, `${cli}: ${new TextDecoder().decode(out.stderr)}`);
+      assert.match(new TextDecoder().decode(out.stdout), /DRY RUN/);
+      assert.deepEqual(
+        [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.startsWith("rows")),
+        [],
+      );
     }
-  },
-);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
