@@ -17,6 +17,7 @@ import {
   CliError,
   type CommandGroup,
   defineCommand,
+  executeGroup,
   opt,
   type Parsed,
   runGroup,
@@ -247,5 +248,10 @@ export const batchGroup: CommandGroup = {
     import: { command: importCommand as never, main: _import as never },
   },
 };
+
+/** Run the batch CLI with the given arguments; returns the exit code (errors are printed). */
+export async function batchMain(argv: readonly string[]): Promise<number> {
+  return await executeGroup(batchGroup, argv);
+}
 
 if (import.meta.main) await runGroup(batchGroup);

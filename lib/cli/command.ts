@@ -806,29 +806,40 @@ export function groupHelp(group: CommandGroup): string {
   ].join("\n");
 }
 
-/** Run a group as the process: the first argument picks the subcommand. */
-export async function runGroup(group: CommandGroup, argv = Deno.args): Promise<never> {
+/**
+ * Run a group in-process and return its exit code: the first argument picks the subcommand
+ * (`--help` prints the group's help).
+ */
+export async function executeGroup(
+  group: CommandGroup,
+  argv: readonly string[],
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--help" || first === "-h") {
     console.log(groupHelp(group));
-    exitTask(EXIT.ok);
+    return EXIT.ok;
   }
   const entry = first === undefined ? undefined : group.commands[first];
   if (!entry) {
-    exitTask(reportError({
+    return reportError({
       name: group.name,
       error: new CliError(
         `expected ${Object.keys(group.commands).join(" or ")}, got ${
           JSON.stringify(first ?? "")
         } (see deno task ${group.name} --help)`,
       ),
-    }));
+    });
   }
   const { command, main } = entry as unknown as {
     command: Command<Record<string, OptionSpec>>;
     main: (parsed: Parsed<Record<string, OptionSpec>>) => number | void | Promise<number | void>;
   };
-  exitTask(await execute({ command, argv: rest, main }));
+  return await execute({ command, argv: rest, main });
+}
+
+/** Run a group as the process: exits with its code. */
+export async function runGroup(group: CommandGroup, argv = Deno.args): Promise<never> {
+  exitTask(await executeGroup(group, argv));
 }
 
 /** Quote one argument for a POSIX shell when it needs it. */

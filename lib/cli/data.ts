@@ -11,7 +11,7 @@ import { pathProblem } from "../io/path_problem.ts";
 import { OperatingPoint } from "../model/operating_point.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
-import { CliError, defineCommand, EXIT, opt, type Parsed, runCommand } from "./command.ts";
+import { CliError, defineCommand, execute, EXIT, opt, type Parsed, runCommand } from "./command.ts";
 import { checkModelIds, MODEL_OPTIONS } from "./sweep_args.ts";
 
 const _BUILDERS = { locomo: buildLocomo, longmemeval: buildLongMemEval };
@@ -218,6 +218,11 @@ function _auditRanker(id: string, baseUrl: string | undefined, cache: string) {
   if (offline) return { ranker: offline, close: () => {} };
   const models = modelSetup({ cachePath: cache, baseUrl });
   return { ranker: models.rankerFactory(id, undefined)!, close: () => models.close() };
+}
+
+/** Run the data CLI with the given arguments; returns the exit code (errors are printed). */
+export async function dataMain(argv: readonly string[]): Promise<number> {
+  return await execute({ command: dataCommand, argv, main: _main });
 }
 
 if (import.meta.main) await runCommand(dataCommand, _main);

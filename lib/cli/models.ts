@@ -9,6 +9,7 @@ import {
   CliError,
   type CommandGroup,
   defineCommand,
+  executeGroup,
   EXIT,
   opt,
   type Parsed,
@@ -183,5 +184,10 @@ export const modelsGroup: CommandGroup = {
   summary: "what the model endpoints accept",
   commands: { check: { command: checkCommand as never, main: _check as never } },
 };
+
+/** Run the models CLI with the given arguments; returns the exit code (errors are printed). */
+export async function modelsMain(argv: readonly string[]): Promise<number> {
+  return await executeGroup(modelsGroup, argv);
+}
 
 if (import.meta.main) await runGroup(modelsGroup);

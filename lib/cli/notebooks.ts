@@ -13,6 +13,7 @@ import {
   CliError,
   commandLine,
   defineCommand,
+  execute,
   EXIT,
   opt,
   type Parsed,
@@ -476,6 +477,11 @@ function _readReport(path: string): ErrorSummary[] {
     return []; // no sweep in this notebook reported
   }
   return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
+/** Run the notebooks CLI with the given arguments; returns the exit code (errors are printed). */
+export async function notebooksMain(argv: readonly string[]): Promise<number> {
+  return await execute({ command: notebooksCommand, argv, main: _main });
 }
 
 if (import.meta.main) await runCommand(notebooksCommand, _main);

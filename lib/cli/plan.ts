@@ -15,7 +15,15 @@ import { planCosts } from "../run/plan/plan_cost.ts";
 import { modelPrices } from "../run/plan/plan_sweep_run.ts";
 import { addEntries, scaleEntries } from "../run/plan/scale_plan.ts";
 import { modelSetup } from "../run/model_setup.ts";
-import { CliError, commandLine, defineCommand, opt, type Parsed, runCommand } from "./command.ts";
+import {
+  CliError,
+  commandLine,
+  defineCommand,
+  execute,
+  opt,
+  type Parsed,
+  runCommand,
+} from "./command.ts";
 import { type DatasetPlan, type DatasetPlanTask, planDataset } from "./plan_dataset.ts";
 import { pilotLines } from "./plan_text.ts";
 import { checkModelIds, MODEL_OPTIONS, rolesOf, SWEEP_OPTIONS } from "./sweep_args.ts";
@@ -217,6 +225,11 @@ async function _main(parsed: Parsed<typeof planCommand.spec.options>): Promise<n
     ],
   }));
   return 0;
+}
+
+/** Run the plan CLI with the given arguments; returns the exit code (errors are printed). */
+export async function planMain(argv: readonly string[]): Promise<number> {
+  return await execute({ command: planCommand, argv, main: _main });
 }
 
 if (import.meta.main) await runCommand(planCommand, _main);

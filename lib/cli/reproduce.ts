@@ -35,6 +35,7 @@ import {
   commandLine,
   defineCommand,
   errorRowsExit,
+  execute,
   EXIT,
   opt,
   type Parsed,
@@ -512,6 +513,11 @@ async function _writeManifest(options: {
     path: `${dir}/${MANIFEST}`,
     data: JSON.stringify(manifest, null, 2) + "\n",
   });
+}
+
+/** Run the reproduce CLI with the given arguments; returns the exit code (errors are printed). */
+export async function reproduceMain(argv: readonly string[]): Promise<number> {
+  return await execute({ command: reproduceCommand, argv, main: _main });
 }
 
 if (import.meta.main) await runCommand(reproduceCommand, _main);

@@ -3,7 +3,9 @@ import type { Instance } from "../model/instance.ts";
 import { createRegistry, type Registry } from "../model/registry.ts";
 import type { DatasetLoader, DatasetOptions } from "./dataset.ts";
 import { dataDir } from "./data_dir.ts";
+import { DATA_FILES } from "./data_files.ts";
 import { loadDemo } from "./demo.ts";
+import { cachedInstances, instanceCacheKey, type InstanceCacheOptions } from "./instance_cache.ts";
 import { loadInstanceFile } from "./load_instance_file.ts";
 
 /**
@@ -38,8 +40,23 @@ DATASETS.register({
 });
 
 /**
+ * The raw-data folders (under the data directory) each benchmark builder reads: their files key
+ * the instance cache. A dataset not listed here (the committed demo, a plugin) is not cached.
+ */
+const _CACHED_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  locomo: [_folder(DATA_FILES.locomo.path)],
+  longmemeval: [_folder(DATA_FILES.longmemevalOracle.path)],
+};
+
+function _folder(path: string): string {
+  return path.slice(0, path.lastIndexOf("/"));
+}
+
+/**
  * Load a dataset by registry name, or an instance file when the name ends in `.json`. Every
  * instance must hold at least `bankSize` background records; the bank is cut to that size.
+ * Benchmark builds (LoCoMo, LongMemEval) are cached on disk (`instanceCache`, see
+ * `instance_cache.ts`): a second load of the same setting reads the file instead of building.
  *
  * @example
  * ```ts
@@ -57,9 +74,14 @@ export async function loadDataset(
     name: string;
     /** Raw data directory; default `dataDir()`. */
     dataDir?: string;
+    /**
+     * The on-disk cache of benchmark builds (`dir`, `rebuild`), or false to build without it;
+     * default `{}` (`.memgauge/instances`, read when current).
+     */
+    instanceCache?: InstanceCacheOptions | false;
   },
 ): Promise<Instance[]> {
-  const { name, ...rest } = options;
+  const { name, instanceCache, ...rest } = options;
   const full = { ...rest, dataDir: options.dataDir ?? dataDir() };
   if (name.endsWith(".json")) {
     const file = await loadInstanceFile(name);
@@ -80,5 +102,15 @@ export async function loadDataset(
       }, or a path ending in .json)`,
     );
   }
-  return await loader(full);
+  const sources = _CACHED_SOURCES[name];
+  if (!sources || instanceCache === false) return await loader(full);
+  const key = await instanceCacheKey({
+    dataset: name,
+    sourceDirs: sources.map((s) => `${full.dataDir.replace(/\/+$/, "")}/${s}`),
+    seed: full.seed,
+    bankSize: full.bankSize,
+    traceLoad: full.traceLoad,
+    count: full.count,
+  });
+  return await cachedInstances({ key, build: () => loader(full), cache: instanceCache });
 }

@@ -4,6 +4,7 @@
  * comparable tokens. `normalizeWithBreaks` keeps clause punctuation as break tokens for readers
  * that need clause structure (the committed-answer judge); `normalizeTokens` drops it.
  */
+import { memo } from "./memo.ts";
 import { MONTH_PATTERN, monthNumber } from "./months.ts";
 import { SMALL_NUMBER_WORDS as SMALL, TENS_NUMBER_WORDS as TENS } from "./number_words.ts";
 
@@ -212,6 +213,11 @@ function _numberFormats(s: string): string {
  * ```
  */
 export function normalizeWithBreaks(text: string): string[] {
+  // A copy: callers own the array they get, the memo keeps its own.
+  return _normalized(text).slice();
+}
+
+function _normalizeWithBreaks(text: string): string[] {
   let s = text
     .replaceAll(BREAK_PREFIX, " ")
     .replace(/(\d) ?½/g, "$1.5").replace(/½/g, "0.5")
@@ -249,6 +255,10 @@ export function normalizeWithBreaks(text: string): string[] {
   return tokens.filter((t, i) => !(t.startsWith(BREAK_PREFIX) && tokens[i - 1] === t));
 }
 
+// The builders normalize the same texts for every instance (each bank record against each
+// answer and target, each answer against every like question): once per distinct text.
+const _normalized = memo(_normalizeWithBreaks, { size: 50_000 });
+
 /**
  * Normalize free text into tokens (see `normalizeWithBreaks`), without break tokens.
  *
@@ -262,7 +272,7 @@ export function normalizeWithBreaks(text: string): string[] {
  * ```
  */
 export function normalizeTokens(text: string): string[] {
-  return normalizeWithBreaks(text).filter((t) => !t.startsWith(BREAK_PREFIX));
+  return _normalized(text).filter((t) => !t.startsWith(BREAK_PREFIX));
 }
 
 /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { full } from "../support/tiers.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -13,7 +14,7 @@ async function _checks(dir: string) {
   return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
 }
 
-Deno.test(".ci/checks fails on an unformatted file and passes once it is formatted", async () => {
+full.test(".ci/checks fails on an unformatted file and passes once it is formatted", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.mkdir(join(dir, ".ci"));

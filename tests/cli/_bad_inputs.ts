@@ -28,6 +28,28 @@ export const CLI_SCRIPTS = {
   plan: "lib/cli/plan.ts",
 } as const;
 
+/** A CLI's in-process entry: its arguments in, its exit code out (errors printed as the task does). */
+export type CliEntry = (argv: readonly string[]) => Promise<number>;
+
+/**
+ * Each CLI's exported entry, the function its `deno task` script runs (imported when asked for,
+ * so the table itself loads no CLI).
+ */
+export const CLI_ENTRIES: Record<keyof typeof CLI_SCRIPTS, () => Promise<CliEntry>> = {
+  sweep: async () => (await import("../../lib/cli/sweep.ts")).sweepMain,
+  batch: async () => (await import("../../lib/cli/batch.ts")).batchMain,
+  reproduce: async () => (await import("../../lib/cli/reproduce.ts")).reproduceMain,
+  data: async () => (await import("../../lib/cli/data.ts")).dataMain,
+  notebooks: async () => (await import("../../lib/cli/notebooks.ts")).notebooksMain,
+  summarize: async () => {
+    const { main } = await import("../../lib/cli/summarize.ts");
+    return (argv) => main([...argv]);
+  },
+  models: async () => (await import("../../lib/cli/models.ts")).modelsMain,
+  systems: async () => (await import("../../lib/cli/systems.ts")).systemsMain,
+  plan: async () => (await import("../../lib/cli/plan.ts")).planMain,
+};
+
 /** One bad invocation. */
 export interface BadInput {
   cli: keyof typeof CLI_SCRIPTS;
@@ -716,7 +738,66 @@ export async function listing(dir: string, prefix = ""): Promise<string[]> {
   return out.sort();
 }
 
-/** What went wrong with one invocation; empty when it behaved. */
+/** What one invocation did: its exit code (null when killed), its output, the files it left. */
+export interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Lines of {@link listing} that are new or changed after the invocation. */
+  added: string[];
+}
+
+/** What went wrong with one invocation, by the table's rules; empty when it behaved. */
+export function problemsOf(bad: BadInput, outcome: Outcome): string[] {
+  const { code, stdout, stderr, added } = outcome;
+  const problems: string[] = [];
+  if (code === null) problems.push("killed (timed out)");
+  else if (code !== 2) problems.push(`exit ${code}`);
+  const lines = stderrLines(stderr);
+  if (lines.length !== 1) problems.push(`${lines.length} stderr lines`);
+  if (/\n\s+at |panicked|RUST_BACKTRACE|error: Uncaught/.test(stderr)) {
+    problems.push("stack trace or panic");
+  }
+  if (stdout.trim() !== "") problems.push("printed to stdout");
+  for (let i = 0; bad.absent && i + 8 <= bad.absent.length; i++) {
+    if ((stdout + stderr).includes(bad.absent.slice(i, i + 8))) {
+      problems.push(`printed a piece of the secret it was given`);
+      break;
+    }
+  }
+  if (bad.names && lines.length >= 1 && !bad.names.test(lines.join("\n"))) {
+    problems.push(`line does not name ${bad.names}`);
+  }
+  if (added.length > 0) problems.push(`files left or changed: ${added.join(", ")}`);
+  return problems;
+}
+
+/** The non-empty lines of stderr, without Deno's own notice of a busy module cache. */
+export function stderrLines(stderr: string): string[] {
+  return stderr.trim().split("\n").filter((l) =>
+    l.trim() !== "" && !/^Blocking waiting for file lock on /.test(l.trim())
+  );
+}
+
+/** The arguments of a case as a list. */
+export function argsOf(bad: BadInput): string[] {
+  return typeof bad.args === "string" ? bad.args.split(" ").filter(Boolean) : [...bad.args];
+}
+
+/** The environment every case runs with (a dead data directory, a test key), plus its own. */
+export function envOf(bad: BadInput, dir: string): Record<string, string> {
+  return {
+    NO_COLOR: "1",
+    OPENAI_API_KEY: "sk-test-bad-input",
+    MEMGAUGE_DATA: `${dir}/nodata`,
+    ...bad.env,
+  };
+}
+
+/**
+ * Run one invocation as `deno task` runs it, in a subprocess with the task's own permissions, in
+ * a fresh directory of fixtures; what went wrong, empty when it behaved.
+ */
 export async function checkBadInput(
   root: string,
   bad: BadInput,
@@ -726,7 +807,6 @@ export async function checkBadInput(
   const restore = await layFixtures(dir);
   try {
     const before = await listing(dir);
-    const args = typeof bad.args === "string" ? bad.args.split(" ").filter(Boolean) : bad.args;
     // An OS lock, as a live writer holds it, released when this invocation is done.
     const held = bad.hold
       ? await Deno.open(`${dir}/${bad.hold}`, { read: true, write: true })
@@ -734,14 +814,14 @@ export async function checkBadInput(
     if (held) await held.lock(true);
     const child = new Deno.Command(Deno.execPath(), {
       // The task's own permissions (deno.json), not -A: what a user's `deno task` runs with.
-      args: ["run", ...taskFlags(CLI_SCRIPTS[bad.cli]), `${root}/${CLI_SCRIPTS[bad.cli]}`, ...args],
+      args: [
+        "run",
+        ...taskFlags(CLI_SCRIPTS[bad.cli]),
+        `${root}/${CLI_SCRIPTS[bad.cli]}`,
+        ...argsOf(bad),
+      ],
       cwd: dir,
-      env: {
-        NO_COLOR: "1",
-        OPENAI_API_KEY: "sk-test-bad-input",
-        MEMGAUGE_DATA: `${dir}/nodata`,
-        ...bad.env,
-      },
+      env: envOf(bad, dir),
       stdout: "piped",
       stderr: "piped",
       stdin: "null",
@@ -750,33 +830,19 @@ export async function checkBadInput(
     const out = await child.output();
     clearTimeout(timer);
     held?.close();
-    const stdout = new TextDecoder().decode(out.stdout);
     const stderr = new TextDecoder().decode(out.stderr);
-    const problems: string[] = [];
-    if (out.signal) problems.push(`killed after ${timeoutMs} ms`);
-    if (out.code !== 2) problems.push(`exit ${out.code}`);
-    // Deno's own notice when several processes start at once on a busy machine, not the CLI's.
-    const lines = stderr.trim().split("\n").filter((l) =>
-      l.trim() !== "" && !/^Blocking waiting for file lock on /.test(l.trim())
-    );
-    if (lines.length !== 1) problems.push(`${lines.length} stderr lines`);
-    if (/\n\s+at |panicked|RUST_BACKTRACE|error: Uncaught/.test(stderr)) {
-      problems.push("stack trace or panic");
-    }
-    if (stdout.trim() !== "") problems.push("printed to stdout");
-    for (let i = 0; bad.absent && i + 8 <= bad.absent.length; i++) {
-      if ((stdout + stderr).includes(bad.absent.slice(i, i + 8))) {
-        problems.push(`printed a piece of the secret it was given`);
-        break;
-      }
-    }
-    if (bad.names && lines.length >= 1 && !bad.names.test(lines.join("\n"))) {
-      problems.push(`line does not name ${bad.names}`);
-    }
     const after = await listing(dir);
-    const added = after.filter((l) => !before.includes(l));
-    if (added.length > 0) problems.push(`files left or changed: ${added.join(", ")}`);
-    return { problems, stderr: lines.slice(0, 3).join(" | ").slice(0, 300), code: out.code };
+    const problems = problemsOf(bad, {
+      code: out.signal ? null : out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr,
+      added: after.filter((l) => !before.includes(l)),
+    });
+    return {
+      problems,
+      stderr: stderrLines(stderr).slice(0, 3).join(" | ").slice(0, 300),
+      code: out.code,
+    };
   } finally {
     await restore();
     await Deno.remove(dir, { recursive: true });

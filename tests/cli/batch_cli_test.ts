@@ -8,6 +8,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const BATCH = new URL("../../lib/cli/batch.ts", import.meta.url).pathname;
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
@@ -77,7 +78,7 @@ const read = async (path: string): Promise<TrialRow[]> =>
 const strip = (rows: TrialRow[]) =>
   rows.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
 
-Deno.test("batch export/import: three rounds, live bodies, then a sweep with zero requests", async () => {
+full.test("batch export/import: three rounds, live bodies, then a sweep with zero requests", async () => {
   // A live run records the bodies the client really sends, and gives the reference rows.
   const sent: string[] = [];
   const live = startFakeOpenAIServer({
@@ -176,7 +177,7 @@ Deno.test("batch export/import: three rounds, live bodies, then a sweep with zer
   }
 });
 
-Deno.test("batch import rejects a malformed line by number and field, and caches nothing", async () => {
+full.test("batch import rejects a malformed line by number and field, and caches nothing", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const good = {
@@ -206,7 +207,7 @@ Deno.test("batch import rejects a malformed line by number and field, and caches
   }
 });
 
-Deno.test("batch import reports and skips failed requests, caching the rest", async () => {
+full.test("batch import reports and skips failed requests, caching the rest", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const ok = (id: string) => ({
@@ -261,7 +262,7 @@ Deno.test("batch import reports and skips failed requests, caching the rest", as
   }
 });
 
-Deno.test("batch import warns about custom_ids that no export with this cache planned", async () => {
+full.test("batch import warns about custom_ids that no export with this cache planned", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const cachePath = `${dir}/c.sqlite`;
@@ -289,7 +290,7 @@ Deno.test("batch import warns about custom_ids that no export with this cache pl
   }
 });
 
-Deno.test("batch CLI names a missing subcommand or --batch-out", async () => {
+full.test("batch CLI names a missing subcommand or --batch-out", async () => {
   const none = await run(BATCH, []);
   assert.equal(none.code, 2);
   assert.match(none.out, /expected export or import/);

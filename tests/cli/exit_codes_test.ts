@@ -11,6 +11,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -70,7 +71,7 @@ const errorRows = async (path: string) =>
   (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l))
     .filter((r) => r.error !== null).length;
 
-Deno.test("sweep with every call failing exits 3, names the kind and the retry command, which repairs the rows", async () => {
+full.test("sweep with every call failing exits 3, names the kind and the retry command, which repairs the rows", async () => {
   const server = flakyServer();
   const dir = await Deno.makeTempDir();
   try {
@@ -121,7 +122,7 @@ Deno.test("sweep with every call failing exits 3, names the kind and the retry c
   }
 });
 
-Deno.test("sweep counts rejected judge replies as failed model calls", async () => {
+full.test("sweep counts rejected judge replies as failed model calls", async () => {
   // The judge asks for JSON; this model answers prose, so every verdict is rejected.
   const server = startFakeOpenAIServer({
     reply: (body) => body.response_format ? "I think it is correct." : majorityReply(body),
@@ -167,7 +168,7 @@ Deno.test("sweep counts rejected judge replies as failed model calls", async () 
   }
 });
 
-Deno.test("reproduce against a failing endpoint writes every file and the manifest, then exits 3", async () => {
+full.test("reproduce against a failing endpoint writes every file and the manifest, then exits 3", async () => {
   const server = flakyServer();
   const dir = await Deno.makeTempDir();
   try {

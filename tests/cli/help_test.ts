@@ -10,6 +10,7 @@ import { reproduceCommand } from "../../lib/cli/reproduce.ts";
 import { summarizeCommand } from "../../lib/cli/summarize.ts";
 import { sweepCommand } from "../../lib/cli/sweep_args.ts";
 import { systemsCommand } from "../../lib/cli/systems.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -42,7 +43,7 @@ const CASES: [string, string[], Command<Record<string, OptionSpec>>][] = [
 ];
 
 for (const [name, script, command] of CASES) {
-  Deno.test(`deno task ${name} --help exits 0 and lists every option with its default and an example`, async () => {
+  full.test(`deno task ${name} --help exits 0 and lists every option with its default and an example`, async () => {
     const { code, stdout, stderr } = await run(["run", "-A", ...script, "--help"]);
     assert.equal(code, 0, stderr);
     assert.equal(stderr, "");
@@ -64,14 +65,14 @@ for (const [name, script, command] of CASES) {
   });
 }
 
-Deno.test("deno task sweep --help (through deno task) exits 0 and shows defaults", async () => {
+full.test("deno task sweep --help (through deno task) exits 0 and shows defaults", async () => {
   const { code, stdout } = await run(["task", "-q", "sweep", "--help"]);
   assert.equal(code, 0);
   assert.match(stdout, /--k N\n.*\n {6}Default: 5\. Example: --k 3/);
   assert.match(stdout, /--stage writing\|management\|retrieval\n.*\n(.*\n)? {6}Required\./);
 });
 
-Deno.test("deno task batch --help lists its subcommands; batch with none exits 2", async () => {
+full.test("deno task batch --help lists its subcommands; batch with none exits 2", async () => {
   const help = await run(["run", "-A", "lib/cli/batch.ts", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /export .*\n.*batch export --help/);

@@ -11,6 +11,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const cli = async (file: string, args: string[]) => {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -28,7 +29,7 @@ const cli = async (file: string, args: string[]) => {
 
 const isAgent = (b: ChatBody) => isAgentSystemPrompt(b.messages[0]?.content ?? "");
 
-Deno.test("summarize --judge-sensitivity: three judges on the same trials, no agent request, spread and kappa", async () => {
+full.test("summarize --judge-sensitivity: three judges on the same trials, no agent request, spread and kappa", async () => {
   // The agent states the change when it sees both records: "it was Y, now X" commits to X for
   // the matcher, while the scripted LLM judge calls any answer naming both a hedge.
   const server = startFakeOpenAIServer({

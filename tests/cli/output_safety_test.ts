@@ -6,10 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { pair } from "../stats/_rows.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
-Deno.test("summarize escapes CSV cells a spreadsheet would evaluate", async () => {
+full.test("summarize escapes CSV cells a spreadsheet would evaluate", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-csv-" });
   try {
     const formula = '=HYPERLINK("http://example.org","x")';
@@ -46,7 +47,7 @@ Deno.test("summarize escapes CSV cells a spreadsheet would evaluate", async () =
   }
 });
 
-Deno.test("files the tasks create are 0644 under umask 000", async () => {
+full.test("files the tasks create are 0644 under umask 000", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-modes-" });
   try {
     const run = (cli: string, args: string) =>

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
+import { full } from "../support/tiers.ts";
 
 const PLAN = new URL("../../lib/cli/plan.ts", import.meta.url).pathname;
 
@@ -21,7 +22,7 @@ async function plan(args: string[]) {
   };
 }
 
-Deno.test("deno task plan: the grid's requests, tokens, USD live and batch, and a pilot; nothing sent", async () => {
+full.test("deno task plan: the grid's requests, tokens, USD live and batch, and a pilot; nothing sent", async () => {
   const server = startFakeOpenAIServer({});
   const dir = await Deno.makeTempDir({ prefix: "memgauge-plan-" });
   try {
@@ -64,7 +65,7 @@ Deno.test("deno task plan: the grid's requests, tokens, USD live and batch, and 
   }
 });
 
-Deno.test("deno task plan refuses bad input in one line", async () => {
+full.test("deno task plan refuses bad input in one line", async () => {
   for (
     const [args, message] of [
       [["--sample", "200"], /--sample: "200" is not a valid|--sample: .*100/],

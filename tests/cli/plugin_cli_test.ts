@@ -3,6 +3,7 @@
  * its rows carry the plugin's id, and `deno task summarize` reads them like any other.
  */
 import assert from "node:assert/strict";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const FIXTURE = `${ROOT}/tests/fixtures/plugins/tq_policy.ts`;
@@ -22,7 +23,7 @@ async function task(args: string[]) {
   };
 }
 
-Deno.test("deno task sweep --plugin FILE --policies UM,TQ: rows carry TQ; summarize reads them", async () => {
+full.test("deno task sweep --plugin FILE --policies UM,TQ: rows carry TQ; summarize reads them", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memgauge-plugin-" });
   try {
     assert.ok(!dir.startsWith(ROOT), "the plugin must live outside the repository");

@@ -1,6 +1,7 @@
 /** reproduce writes every file atomically and its manifest last: an interrupted set shows. */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { full } from "../support/tiers.ts";
 
 const REPRODUCE = new URL("../../lib/cli/reproduce.ts", import.meta.url).pathname;
 
@@ -12,7 +13,7 @@ const spawn = (out: string) =>
     env: { NO_COLOR: "1" },
   }).spawn();
 
-Deno.test("reproduce lists every file it wrote, with its hash, in manifest.json", async () => {
+full.test("reproduce lists every file it wrote, with its hash, in manifest.json", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const out = await spawn(dir).output();
@@ -36,7 +37,7 @@ Deno.test("reproduce lists every file it wrote, with its hash, in manifest.json"
   }
 });
 
-Deno.test("an interrupted reproduce leaves no manifest, even where an old one was", async () => {
+full.test("an interrupted reproduce leaves no manifest, even where an old one was", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/manifest.json`, JSON.stringify({ complete: true, files: [] }));
@@ -65,7 +66,7 @@ const hasChromium = (() => {
   }
 })();
 
-Deno.test("reproduce prints a compact summary per figure and writes figures/index.html with every figure", async () => {
+full.test("reproduce prints a compact summary per figure and writes figures/index.html with every figure", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const out = await spawn(dir).output();
@@ -94,7 +95,7 @@ Deno.test("reproduce prints a compact summary per figure and writes figures/inde
   }
 });
 
-Deno.test({
+full.test({
   name: "figures/index.html opens offline in headless Chromium with every image loaded",
   ignore: !hasChromium,
   async fn() {
@@ -143,7 +144,7 @@ Deno.test({
   },
 });
 
-Deno.test("reproduce --dry-run plans every experiment: nothing sent, no file, --model list, --model-option and --api-key-env taken", async () => {
+full.test("reproduce --dry-run plans every experiment: nothing sent, no file, --model list, --model-option and --api-key-env taken", async () => {
   const { startFakeOpenAIServer } = await import("../../lib/testing/fake_openai_server.ts");
   const server = startFakeOpenAIServer({});
   const dir = await Deno.makeTempDir({ prefix: "memgauge-repro-dry-" });
@@ -197,7 +198,7 @@ Deno.test("reproduce --dry-run plans every experiment: nothing sent, no file, --
   }
 });
 
-Deno.test("reproduce against a json_object-only endpoint: HTTP 400 named, and the printed command changes the request", async () => {
+full.test("reproduce against a json_object-only endpoint: HTTP 400 named, and the printed command changes the request", async () => {
   const { startFakeOpenAIServer } = await import("../../lib/testing/fake_openai_server.ts");
   const server = startFakeOpenAIServer({ modes: { reject: ["json_schema"] } });
   const dir = await Deno.makeTempDir({ prefix: "memgauge-repro-400-" });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "nodejs-polars";
 import { pair } from "../stats/_rows.ts";
+import { full } from "../support/tiers.ts";
 
 const rows = [
   ...pair({ agent: "a", thetaW: 0.5, instanceId: "1", pairId: "p1" }, [true, false], [
@@ -32,7 +33,7 @@ async function fixture(lines: Record<string, unknown>[]) {
   return dir;
 }
 
-Deno.test("summarize CLI writes CSV and Parquet and prints a table", async () => {
+full.test("summarize CLI writes CSV and Parquet and prints a table", async () => {
   const dir = await fixture(rows);
   const csv = await run([
     "--in",
@@ -63,7 +64,7 @@ Deno.test("summarize CLI writes CSV and Parquet and prints a table", async () =>
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("summarize CLI rejects bad input with one line naming it and writes nothing", async () => {
+full.test("summarize CLI rejects bad input with one line naming it and writes nothing", async () => {
   const dir = await Deno.makeTempDir();
   const out = `${dir}/s.csv`;
   const file = async (name: string, text: string) => {
@@ -130,7 +131,7 @@ Deno.test("summarize CLI rejects bad input with one line naming it and writes no
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("sweep --trials 3 then summarize from the CLI: instances are clusters, intervals no narrower", async () => {
+full.test("sweep --trials 3 then summarize from the CLI: instances are clusters, intervals no narrower", async () => {
   const dir = await Deno.makeTempDir();
   const sweep = await run(
     [

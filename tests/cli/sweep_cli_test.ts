@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -29,7 +30,7 @@ async function instanceFile(dir: string): Promise<string> {
 
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
-Deno.test("sweep CLI writes rows and a summary, byte-identical across runs except latencyMs", async () => {
+full.test("sweep CLI writes rows and a summary, byte-identical across runs except latencyMs", async () => {
   const dir = await Deno.makeTempDir();
   const data = await instanceFile(dir);
   const common = [
@@ -79,7 +80,7 @@ const BAD: [string, string[], RegExp][] = [
 ];
 
 for (const [name, args, message] of BAD) {
-  Deno.test(`sweep CLI rejects ${name} with one line, exit code 2 and no output file`, async () => {
+  full.test(`sweep CLI rejects ${name} with one line, exit code 2 and no output file`, async () => {
     const dir = await Deno.makeTempDir();
     const out = `${dir}/rows.jsonl`;
     const { code, stderr } = await sweepCli([...args, "--out", out]);
@@ -90,7 +91,7 @@ for (const [name, args, message] of BAD) {
   });
 }
 
-Deno.test("sweep CLI rejects a malformed instance file naming the field", async () => {
+full.test("sweep CLI rejects a malformed instance file naming the field", async () => {
   const dir = await Deno.makeTempDir();
   const data = await instanceFile(dir);
   const file = JSON.parse(await Deno.readTextFile(data));
@@ -115,7 +116,7 @@ Deno.test("sweep CLI rejects a malformed instance file naming the field", async 
   assert.ok(!(await exists(out)));
 });
 
-Deno.test("sweep CLI rejects a bank size larger than the instances hold", async () => {
+full.test("sweep CLI rejects a bank size larger than the instances hold", async () => {
   const dir = await Deno.makeTempDir();
   const data = await instanceFile(dir);
   const { code, stderr } = await sweepCli([

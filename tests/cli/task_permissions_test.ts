@@ -10,6 +10,7 @@ import { SYSTEM_NAMES } from "../../lib/systems/resolve_system.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { DATA_DIR, HAVE_DATA } from "../data/_built.ts";
 import { taskFlags } from "../support/task_flags.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const TASKS = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks as Record<
@@ -49,7 +50,7 @@ async function _task(script: string, args: string[], env: Record<string, string>
   return { code: out.code, text };
 }
 
-Deno.test("every task path works with its task's permissions", async () => {
+full.test("every task path works with its task's permissions", async () => {
   const server = startFakeOpenAIServer({});
   const dir = await Deno.makeTempDir({ prefix: "mg-task-perms-" });
   const llm = ["--agent", "llm:m", "--base-url", server.baseUrl, "--cache", `${dir}/c.sqlite`];

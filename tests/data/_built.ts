@@ -4,6 +4,7 @@
  */
 import { dataDir } from "../../lib/data/data_dir.ts";
 import { DATA_FILES } from "../../lib/data/data_files.ts";
+import { FAST_TIER } from "../support/tiers.ts";
 
 /** The data directory the real-data tests read. */
 export const DATA_DIR = dataDir();
@@ -56,10 +57,16 @@ export interface DataSource {
   bankSize: number;
 }
 
-/** The fixture, then the real benchmarks when present (registered only then: never ignored). */
+/** True when the tests build the real benchmarks: present, and not the fast tier (it takes minutes). */
+export const BENCHMARK_TESTS = HAVE_DATA && !FAST_TIER;
+
+/**
+ * The fixture, then the real benchmarks when they are built (registered only then: never
+ * ignored).
+ */
 export const SOURCES: DataSource[] = [
   { name: "fixture", dataDir: FIXTURE_DIR, count: { locomo: 8, longmemeval: 5 }, bankSize: 10 },
-  ...(HAVE_DATA
+  ...(BENCHMARK_TESTS
     ? [{
       name: "benchmark" as const,
       dataDir: DATA_DIR,
@@ -69,7 +76,7 @@ export const SOURCES: DataSource[] = [
     : []),
 ];
 
-if (!HAVE_DATA) {
+if (!HAVE_DATA && !FAST_TIER) {
   console.log(
     `note: benchmark data not found in ${DATA_DIR} (set MEMGAUGE_DATA or run \`deno task data\`); ` +
       "the builder tests run on the committed fixture only.",

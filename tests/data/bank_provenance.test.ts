@@ -7,6 +7,7 @@ import { locomoBankTurns } from "../../lib/data/locomo/build_locomo.ts";
 import { longMemEvalBankTurns } from "../../lib/data/longmemeval/build_longmemeval.ts";
 import { isCountedNoun, statedNumbers } from "../../lib/data/stated_numbers.ts";
 import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
+import { full } from "../support/tiers.ts";
 
 const FC = { seed: 10, numRuns: 300 };
 const word = fc.constantFrom(
@@ -143,7 +144,7 @@ Deno.test("LongMemEval background turns: links, markup and code are untrusted to
   );
 });
 
-Deno.test("an instance file whose background record lacks provenance fails naming the field", async () => {
+full.test("an instance file whose background record lacks provenance fails naming the field", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const raw = JSON.parse(

@@ -7,6 +7,7 @@ import { modelSetup } from "../../lib/run/model_setup.ts";
 import { OFFLINE_RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { FIXTURE_DIR } from "./_built.ts";
+import { full } from "../support/tiers.ts";
 
 const options = { seed: 0, bankSize: 10, traceLoad: 1, dataDir: FIXTURE_DIR };
 const instances = [
@@ -90,7 +91,7 @@ Deno.test("rankerAudit() audits an LLM ranker through the model client, then fro
   }
 });
 
-Deno.test("deno task data --ranker with an unknown ranker: one line naming the option, exit 2", async () => {
+full.test("deno task data --ranker with an unknown ranker: one line naming the option, exit 2", async () => {
   for (const ranker of ["bogus", "llm:self"]) {
     const out = await new Deno.Command(Deno.execPath(), {
       args: [

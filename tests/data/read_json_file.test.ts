@@ -21,6 +21,7 @@ import { MissingDataFileError } from "../../lib/data/missing_data_file_error.ts"
 import { LocomoFile } from "../../lib/data/locomo/locomo_schema.ts";
 import { LongMemEvalFile } from "../../lib/data/longmemeval/longmemeval_schema.ts";
 import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
+import { full } from "../support/tiers.ts";
 
 Deno.test("readJsonFile() names the file and the zod path of a schema violation", async () => {
   const dir = await Deno.makeTempDir();
@@ -87,7 +88,7 @@ Deno.test("buildLocomo() on a malformed data dir fails naming the file and path"
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("deno task data exits non-zero on a truncated file and names it", async () => {
+full.test("deno task data exits non-zero on a truncated file and names it", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.mkdir(`${dir}/locomo`);
   await Deno.mkdir(`${dir}/longmemeval`);
@@ -103,7 +104,7 @@ Deno.test("deno task data exits non-zero on a truncated file and names it", asyn
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("deno task data exits non-zero offline and names the URL", async () => {
+full.test("deno task data exits non-zero offline and names the URL", async () => {
   const dir = await Deno.makeTempDir();
   const out = await new Deno.Command(Deno.execPath(), {
     args: [

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { exploreCommand } from "../../lib/cli/explore.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const EXPLORE = `${ROOT}lib/cli/explore.ts`;
@@ -42,7 +43,7 @@ function sweepDir(): Promise<string> {
   return _sweep;
 }
 
-Deno.test("deno task explore --help exits 0 and lists every option with its default and an example", async () => {
+full.test("deno task explore --help exits 0 and lists every option with its default and an example", async () => {
   const { code, stdout, stderr } = await run([EXPLORE, "--help"]);
   assert.equal(code, 0, stderr);
   assert.match(stdout, /^deno task explore: /);
@@ -70,7 +71,7 @@ for (
     ],
   ] as const
 ) {
-  Deno.test(`deno task explore rejects ${name} with one line, exit 2 and no file`, async () => {
+  full.test(`deno task explore rejects ${name} with one line, exit 2 and no file`, async () => {
     const dir = await Deno.makeTempDir();
     try {
       const sweep = await sweepDir();
@@ -91,7 +92,7 @@ for (
   });
 }
 
-Deno.test("deno task explore: rows alone make a page too, saying the trajectories are missing", async () => {
+full.test("deno task explore: rows alone make a page too, saying the trajectories are missing", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.copyFile(`${await sweepDir()}/w.jsonl`, `${dir}/alone.jsonl`);
@@ -160,7 +161,7 @@ const EvalLog = z.object({
   })),
 });
 
-Deno.test("deno task explore --inspect writes one Inspect eval log per agent, named as inspect view lists them", async () => {
+full.test("deno task explore --inspect writes one Inspect eval log per agent, named as inspect view lists them", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const sweep = await sweepDir();

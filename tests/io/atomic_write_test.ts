@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { withAtomicPath, writeFileAtomic } from "../../lib/io/atomic_write.ts";
+import { full } from "../support/tiers.ts";
 
 const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 
@@ -44,7 +45,7 @@ Deno.test("withAtomicPath() on a failed write removes the temporary and keeps th
   }
 });
 
-Deno.test("writeFileAtomic() writes bytes and text, and a killed writer leaves no target", async () => {
+full.test("writeFileAtomic() writes bytes and text, and a killed writer leaves no target", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await writeFileAtomic({ path: `${dir}/b.png`, data: new Uint8Array([137, 80, 78, 71]) });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { pathProblem } from "../../lib/io/path_problem.ts";
+import { full } from "../support/tiers.ts";
 
 /** Root ignores mode bits (tests run as root here and in CI): the immutable bit then. */
 async function readOnly(path: string): Promise<() => Promise<void>> {
@@ -14,7 +15,7 @@ async function readOnly(path: string): Promise<() => Promise<void>> {
   return () => Deno.chmod(path, 0o755);
 }
 
-Deno.test("pathProblem() names each unusable path and changes nothing", async () => {
+full.test("pathProblem() names each unusable path and changes nothing", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.mkdir(`${dir}/ro`);
   await Deno.mkdir(`${dir}/sub`);

@@ -19,7 +19,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
-import { DATA_DIR, FIXTURE_DIR, HAVE_DATA } from "../data/_built.ts";
+import { BENCHMARK_TESTS, DATA_DIR, FIXTURE_DIR } from "../data/_built.ts";
 
 const isJudge = (b: ChatBody) => b.response_format?.json_schema?.name === "verdict";
 const isAgent = (b: ChatBody) =>
@@ -271,7 +271,7 @@ Deno.test("LLM judge prompts on the LoCoMo fixture carry no memory and stay smal
 
 Deno.test({
   name: "LLM judge prompt tokens are at most 40% of the agent's on LoCoMo (MEMGAUGE_DATA)",
-  ignore: !HAVE_DATA,
+  ignore: !BENCHMARK_TESTS,
   async fn() {
     const r = await locomoRatio(DATA_DIR, 100, 100);
     console.log(

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { checkEndpoint } from "../../lib/models/check_endpoint.ts";
 import { resolveModelEndpoint } from "../../lib/models/model_catalog.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
+import { full } from "../support/tiers.ts";
 
 const MODELS = new URL("../../lib/cli/models.ts", import.meta.url).pathname;
 const SENTINEL = "sk-SENTINEL-models-check-5150-xyzw";
@@ -69,7 +70,7 @@ Deno.test("checkEndpoint(): json_object only (DeepSeek, GLM), <think> replies an
   }
 });
 
-Deno.test("deno task models check prints the table, the change, and exits 3 on an unreachable model without leaking its key", async () => {
+full.test("deno task models check prints the table, the change, and exits 3 on an unreachable model without leaking its key", async () => {
   const picky = startFakeOpenAIServer({ modes: { reject: ["temperature"] } });
   const locked = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
   try {
@@ -93,7 +94,7 @@ Deno.test("deno task models check prints the table, the change, and exits 3 on a
   }
 });
 
-Deno.test("deno task models check: bad input is one line and exit 2, before any request", async () => {
+full.test("deno task models check: bad input is one line and exit 2, before any request", async () => {
   for (
     const [args, message] of [
       [[], /expected check/],

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -52,7 +53,7 @@ async function _files(dir: string): Promise<string[]> {
   return texts;
 }
 
-Deno.test("a 16-character key echoed raw and masked by a provider leaves no 8-character piece anywhere", async () => {
+full.test("a 16-character key echoed raw and masked by a provider leaves no 8-character piece anywhere", async () => {
   const key = "sk-short-a1b2c3d";
   const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
   const dir = await Deno.makeTempDir({ prefix: "mg-red16-" });
@@ -73,7 +74,7 @@ Deno.test("a 16-character key echoed raw and masked by a provider leaves no 8-ch
   }
 });
 
-Deno.test("a password in --base-url reaches neither OUT.partial.json nor the printed retry command", async () => {
+full.test("a password in --base-url reaches neither OUT.partial.json nor the printed retry command", async () => {
   const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true }, latencyMs: 100 });
   const dir = await Deno.makeTempDir({ prefix: "mg-redurl-" });
   const baseUrl = server.baseUrl.replace("http://", "http://alice:Hunter2Pass@");
@@ -103,7 +104,7 @@ Deno.test("a password in --base-url reaches neither OUT.partial.json nor the pri
   }
 });
 
-Deno.test("batch import without the key in the environment prints no echoed key", async () => {
+full.test("batch import without the key in the environment prints no echoed key", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-redbatch-" });
   const key = "sk-proj-Q7wErTy9UiOp1AsDfGh2";
   const masked = `${key.slice(0, 8)}${"*".repeat(12)}${key.slice(-4)}`;

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { registerSecret } from "../../lib/models/redact.ts";
+import { full } from "../support/tiers.ts";
 
 const SENTINEL = "sk-SENTINEL-sinks-2468-qrstuvwxyz";
 const REDACT = new URL("../../lib/models/redact.ts", import.meta.url).href;
@@ -13,7 +14,7 @@ function assertClean(text: string) {
   }
 }
 
-Deno.test("guardConsole(): strings, errors and objects printed by any library are redacted", async () => {
+full.test("guardConsole(): strings, errors and objects printed by any library are redacted", async () => {
   const script = `import { guardConsole } from "${REDACT}";
     guardConsole();
     const key = Deno.env.get("OPENAI_API_KEY");
@@ -41,7 +42,7 @@ Deno.test("ResponseCache.set() stores values through the redaction layer", () =>
   cache.close();
 });
 
-Deno.test("batch import reports a provider's error message without the key", async () => {
+full.test("batch import reports a provider's error message without the key", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const line = JSON.stringify({

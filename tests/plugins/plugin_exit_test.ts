@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { taskFlags } from "../support/task_flags.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = "lib/cli/sweep.ts";
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -24,7 +25,7 @@ for (
     ["load", "UM", 2, /--plugin .*load\.ts: cannot be loaded: plugin code called Deno\.exit\(0\)/],
   ] as const
 ) {
-  Deno.test(`a plugin that calls exit while it ${name === "load" ? "loads" : "runs"} (${name}) does not end the task with 0`, async () => {
+  full.test(`a plugin that calls exit while it ${name === "load" ? "loads" : "runs"} (${name}) does not end the task with 0`, async () => {
     const dir = await Deno.makeTempDir({ prefix: "mg-plugin-exit-" });
     try {
       await Deno.writeTextFile(`${dir}/${name}.ts`, PLUGINS[name] + "\n");

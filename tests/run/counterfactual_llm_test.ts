@@ -9,6 +9,7 @@ import { selectedForCounterfactual } from "../../lib/run/counterfactual.ts";
 import { readRowsFile } from "../../lib/run/rows_file.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -25,7 +26,7 @@ async function run(args: string[]) {
 const read = async (path: string): Promise<TrialRow[]> =>
   (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
 
-Deno.test("--counterfactual loo with an llm: agent: one rerun per context record, cached on rerun", async () => {
+full.test("--counterfactual loo with an llm: agent: one rerun per context record, cached on rerun", async () => {
   const server = startFakeOpenAIServer({});
   const dir = await Deno.makeTempDir();
   try {

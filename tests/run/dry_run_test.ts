@@ -14,6 +14,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 const KEY = "sk-dry-run-test-key-000000000000";
@@ -145,7 +146,7 @@ function options(data: string, baseUrl: string, cache: string, scope = "trajecto
   ];
 }
 
-Deno.test("--dry-run sends nothing, writes nothing, and its counts are within 10% of the real run", async () => {
+full.test("--dry-run sends nothing, writes nothing, and its counts are within 10% of the real run", async () => {
   const { server, byPhase, tokensByPhase } = countingServer();
   const { dir, data } = await fixture();
   try {
@@ -208,7 +209,7 @@ Deno.test("--dry-run sends nothing, writes nothing, and its counts are within 10
   }
 });
 
-Deno.test("--dry-run after a small pilot uses the cached replies' lengths: completions within 10% too", async () => {
+full.test("--dry-run after a small pilot uses the cached replies' lengths: completions within 10% too", async () => {
   const { server } = countingServer();
   const { dir, data } = await fixture();
   try {
@@ -243,7 +244,7 @@ Deno.test("--dry-run after a small pilot uses the cached replies' lengths: compl
   }
 });
 
-Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge requests planned from the foreseeable answers, with their upper bound", async () => {
+full.test("--dry-run with the memory-blind judge: other phases within 10%, judge requests planned from the foreseeable answers, with their upper bound", async () => {
   const { server, byPhase } = countingServer();
   const { dir, data } = await fixture();
   try {
@@ -279,7 +280,7 @@ Deno.test("--dry-run with the memory-blind judge: other phases within 10%, judge
   }
 });
 
-Deno.test("--dry-run counts the tool placement's search calls and counterfactual reruns at their most", async () => {
+full.test("--dry-run counts the tool placement's search calls and counterfactual reruns at their most", async () => {
   const server = startFakeOpenAIServer({});
   const { dir, data } = await fixture();
   try {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const KEY = "sk-proj-Zq7vX2mN9pL4kR8tW1yB6cD3fG5hJ0aS";
@@ -47,7 +48,7 @@ async function assertNoKey(dir: string, outputs: string[]) {
   }
 }
 
-Deno.test("a key echoed in 401 bodies reaches no file and no output of sweep, batch import or reproduce", async () => {
+full.test("a key echoed in 401 bodies reaches no file and no output of sweep, batch import or reproduce", async () => {
   const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
   const dir = await Deno.makeTempDir();
   try {

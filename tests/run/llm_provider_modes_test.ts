@@ -15,6 +15,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 const SENTINEL = "sk-SENTINEL-provider-modes-7731-abcdef";
@@ -82,7 +83,7 @@ const isJudge = (b: ChatBody) =>
   b.response_format?.json_schema?.name === "verdict" ||
   b.messages.some((m) => m.content.includes("<correct>"));
 
-Deno.test("sweep: <think> blocks, reasoning fields and fenced or prose JSON give 0 error rows and no reasoning in outputs or records", async () => {
+full.test("sweep: <think> blocks, reasoning fields and fenced or prose JSON give 0 error rows and no reasoning in outputs or records", async () => {
   const { dir, args } = await workspace();
   const plain = startFakeOpenAIServer({});
   try {
@@ -137,7 +138,7 @@ Deno.test("sweep: <think> blocks, reasoning fields and fenced or prose JSON give
 });
 
 for (const part of ["judge", "ranker"] as const) {
-  Deno.test(`sweep: a ${part} reply that fails validation is an error row; a healthy server and --retry-errors leave 0`, async () => {
+  full.test(`sweep: a ${part} reply that fails validation is an error row; a healthy server and --retry-errors leave 0`, async () => {
     const { dir, args } = await workspace();
     let broken = true;
     const failing = part === "judge" ? isJudge : isRanker;
@@ -170,7 +171,7 @@ for (const part of ["judge", "ranker"] as const) {
   });
 }
 
-Deno.test("sweep: finish_reason length grades no row; the error names the limit", async () => {
+full.test("sweep: finish_reason length grades no row; the error names the limit", async () => {
   const { dir, args } = await workspace();
   const server = startFakeOpenAIServer({ modes: { finishReason: "length" } });
   try {
@@ -192,7 +193,7 @@ Deno.test("sweep: finish_reason length grades no row; the error names the limit"
   }
 });
 
-Deno.test("sweep: a null content is retried at most once and its error names the finish reason", async () => {
+full.test("sweep: a null content is retried at most once and its error names the finish reason", async () => {
   const { dir, args } = await workspace();
   const server = startFakeOpenAIServer({
     reply: (b) => majorityReply(b),
@@ -215,7 +216,7 @@ Deno.test("sweep: a null content is retried at most once and its error names the
   }
 });
 
-Deno.test("sweep: a server refusing temperature, seed and json_schema works once --model-option says so", async () => {
+full.test("sweep: a server refusing temperature, seed and json_schema works once --model-option says so", async () => {
   const { dir, args } = await workspace();
   const server = startFakeOpenAIServer({
     modes: { reject: ["temperature", "seed", "json_schema"] },
@@ -242,7 +243,7 @@ Deno.test("sweep: a server refusing temperature, seed and json_schema works once
   }
 });
 
-Deno.test("sweep: a key echoed in 401 bodies appears in no file and no output", async () => {
+full.test("sweep: a key echoed in 401 bodies appears in no file and no output", async () => {
   const { dir, args } = await workspace();
   const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
   try {
@@ -266,7 +267,7 @@ Deno.test("sweep: a key echoed in 401 bodies appears in no file and no output", 
   }
 });
 
-Deno.test("sweep: a corrupt or non-database --cache file is one line naming it, exit 2, no stack", async () => {
+full.test("sweep: a corrupt or non-database --cache file is one line naming it, exit 2, no stack", async () => {
   const { dir, args } = await workspace();
   const server = startFakeOpenAIServer({});
   try {
@@ -286,7 +287,7 @@ Deno.test("sweep: a corrupt or non-database --cache file is one line naming it, 
   }
 });
 
-Deno.test("sweep: a bad --model-option or --api-key-env is one line and exit 2, nothing written", async () => {
+full.test("sweep: a bad --model-option or --api-key-env is one line and exit 2, nothing written", async () => {
   const { dir, args } = await workspace();
   const server = startFakeOpenAIServer({});
   try {

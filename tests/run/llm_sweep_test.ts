@@ -3,6 +3,7 @@ import { matchesAnswer } from "../../lib/text/matches.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { type FakeServer, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 const SENTINEL = "sk-SENTINEL-never-print-9137";
@@ -62,7 +63,7 @@ const read = async (path: string): Promise<TrialRow[]> =>
 const strip = (rows: TrialRow[]) =>
   rows.map((r) => JSON.stringify({ ...r, latencyMs: 0, cacheHit: null }));
 
-Deno.test("sweep with an llm agent: correct rows, zero requests on rerun, key never leaks", async () => {
+full.test("sweep with an llm agent: correct rows, zero requests on rerun, key never leaks", async () => {
   const server = startFakeOpenAIServer({});
   const { dir, args } = await setup(server);
   try {
@@ -105,7 +106,7 @@ Deno.test("sweep with an llm agent: correct rows, zero requests on rerun, key ne
   }
 });
 
-Deno.test("sweep with an LLM judge records judge model, prompt hash and scope", async () => {
+full.test("sweep with an LLM judge records judge model, prompt hash and scope", async () => {
   const server = startFakeOpenAIServer({});
   const { dir, args } = await setup(server);
   try {
@@ -129,7 +130,7 @@ Deno.test("sweep with an LLM judge records judge model, prompt hash and scope", 
   }
 });
 
-Deno.test("sweep turns exhausted retries and unparsable verdicts into error rows; --retry-errors reruns them", async () => {
+full.test("sweep turns exhausted retries and unparsable verdicts into error rows; --retry-errors reruns them", async () => {
   // One in four requests fails until the server turns healthy (the same endpoint: another one
   // would be another run, which --retry-errors refuses).
   let failing = true;
@@ -178,7 +179,7 @@ Deno.test("sweep turns exhausted retries and unparsable verdicts into error rows
   }
 });
 
-Deno.test("sweep killed with SIGKILL mid-run and resumed ends with exactly the full set of trials", async () => {
+full.test("sweep killed with SIGKILL mid-run and resumed ends with exactly the full set of trials", async () => {
   const server = startFakeOpenAIServer({ latencyMs: 15 });
   const { dir, args } = await setup(server);
   try {

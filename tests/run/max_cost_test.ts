@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -24,7 +25,7 @@ const rowsOf = async (path: string): Promise<TrialRow[]> =>
   (await Deno.readTextFile(path)).trim().split("\n").filter((l) => l !== "")
     .map((l) => JSON.parse(l));
 
-Deno.test("--max-cost stops before the cap, keeps the pairs done, and the resume ends as an uncapped run", async () => {
+full.test("--max-cost stops before the cap, keeps the pairs done, and the resume ends as an uncapped run", async () => {
   const server = startFakeOpenAIServer({});
   const dir = await Deno.makeTempDir({ prefix: "memgauge-cost-" });
   try {
@@ -99,7 +100,7 @@ Deno.test("--max-cost stops before the cap, keeps the pairs done, and the resume
   }
 });
 
-Deno.test("--max-cost on a model without prices is refused in one line before any request", async () => {
+full.test("--max-cost on a model without prices is refused in one line before any request", async () => {
   const server = startFakeOpenAIServer({});
   const dir = await Deno.makeTempDir({ prefix: "memgauge-cost-" });
   try {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { lockOut, OutLockedError } from "../../lib/run/out_lock.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 const LOCK = new URL("../../lib/run/out_lock.ts", import.meta.url).href;
@@ -50,7 +51,7 @@ async function _zombie(pid: number): Promise<boolean> {
   return false;
 }
 
-Deno.test("lockOut(): a lock held by a live process is refused; once it is killed (a zombie), it is free at once", async () => {
+full.test("lockOut(): a lock held by a live process is refused; once it is killed (a zombie), it is free at once", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mg-lock-" });
   const out = `${dir}/rows.jsonl`;
   const holder = await _unreaped([
@@ -83,7 +84,7 @@ Deno.test("lockOut(): a lock held by a live process is refused; once it is kille
   }
 });
 
-Deno.test("a sweep resumes at once after kill -9 of its writer, while the dead writer is an unreaped zombie", async () => {
+full.test("a sweep resumes at once after kill -9 of its writer, while the dead writer is an unreaped zombie", async () => {
   const server = startFakeOpenAIServer({ latencyMs: 20 });
   const dir = await Deno.makeTempDir({ prefix: "mg-zombie-" });
   const data = `${dir}/instances.json`;

@@ -19,6 +19,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const instances = Array.from(
   { length: 4 },
@@ -156,7 +157,7 @@ async function cli(args: string[]) {
   return { code, err: new TextDecoder().decode(stderr) };
 }
 
-Deno.test("an HTTP 400 is summarised by status and provider code, with the model option that changes the request and the command that runs it", async () => {
+full.test("an HTTP 400 is summarised by status and provider code, with the model option that changes the request and the command that runs it", async () => {
   for (
     const [reject, kind, option] of [
       [

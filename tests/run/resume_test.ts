@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { type FakeServer, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -78,7 +79,7 @@ async function started(command: Deno.Command, partial: string, rows = 8) {
   return child;
 }
 
-Deno.test("a partial of seed 0 resumed with seed 1 is refused in one line naming the seed", async () => {
+full.test("a partial of seed 0 resumed with seed 1 is refused in one line naming the seed", async () => {
   const server = startFakeOpenAIServer({ latencyMs: 20 });
   const { dir, args, out, partial } = await setup(server);
   try {
@@ -123,7 +124,7 @@ Deno.test("a partial of seed 0 resumed with seed 1 is refused in one line naming
   }
 });
 
-Deno.test("a non-empty partial is never discarded without --overwrite", async () => {
+full.test("a non-empty partial is never discarded without --overwrite", async () => {
   const server = startFakeOpenAIServer({ latencyMs: 20 });
   const { dir, args, out, partial } = await setup(server);
   try {
@@ -154,7 +155,7 @@ Deno.test("a non-empty partial is never discarded without --overwrite", async ()
   }
 });
 
-Deno.test("a second sweep on the same --out is refused while the first writes it", async () => {
+full.test("a second sweep on the same --out is refused while the first writes it", async () => {
   // Slow enough that the first sweep is still writing when the second one starts.
   const server = startFakeOpenAIServer({ latencyMs: 150 });
   const { dir, args, out, partial } = await setup(server);
@@ -181,7 +182,7 @@ Deno.test("a second sweep on the same --out is refused while the first writes it
 });
 
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  Deno.test(`${signal} prints the resume command and leaves a partial that it completes`, async () => {
+  full.test(`${signal} prints the resume command and leaves a partial that it completes`, async () => {
     const server = startFakeOpenAIServer({ latencyMs: 20 });
     const { dir, args, out, partial } = await setup(server);
     try {
@@ -224,7 +225,7 @@ for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   });
 }
 
-Deno.test("an interrupt before the first row says so and gives the command to run again", async () => {
+full.test("an interrupt before the first row says so and gives the command to run again", async () => {
   // Slow replies: the interrupt comes while the first requests are in flight.
   const server = startFakeOpenAIServer({ latencyMs: 4000 });
   const { dir, args, out, partial } = await setup(server);

@@ -9,6 +9,7 @@ import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { fingerprintDifferences } from "../../lib/run/run_fingerprint.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 
@@ -26,7 +27,7 @@ async function run(args: string[]) {
   };
 }
 
-Deno.test("--retry-errors refuses, in one line and before any request, a change of model, model option, endpoint, judge, writer, ranker or seed", async () => {
+full.test("--retry-errors refuses, in one line and before any request, a change of model, model option, endpoint, judge, writer, ranker or seed", async () => {
   // The first 8 requests fail (500, no retries): the run ends with error rows.
   let failing = 8;
   const server = startFakeOpenAIServer({ faultFor: () => (failing-- > 0 ? "500" : null) });

@@ -10,6 +10,7 @@ import type { PairTrajectory } from "../../lib/model/pair_trajectory.ts";
 import type { TrialRow } from "../../lib/model/trial_row.ts";
 import { majorityReply, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
+import { full } from "../support/tiers.ts";
 
 const SWEEP = new URL("../../lib/cli/sweep.ts", import.meta.url).pathname;
 const SENTINEL = "sk-SENTINEL-sidecar-never-0451";
@@ -63,7 +64,7 @@ async function syntheticData(dir: string) {
   return data;
 }
 
-Deno.test("an offline sweep writes the sidecar beside the rows by default, and none when asked", async () => {
+full.test("an offline sweep writes the sidecar beside the rows by default, and none when asked", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const base = ["--stage", "management", "--limit", "3", "--quiet"];
@@ -112,7 +113,7 @@ Deno.test("an offline sweep writes the sidecar beside the rows by default, and n
   }
 });
 
-Deno.test("a loopback sweep's sidecar holds the transcript, reasoning collapsed, and never the key", async () => {
+full.test("a loopback sweep's sidecar holds the transcript, reasoning collapsed, and never the key", async () => {
   const server = startFakeOpenAIServer({ modes: { reasoning: "reasoning_content" } });
   const dir = await Deno.makeTempDir();
   try {
@@ -138,7 +139,7 @@ Deno.test("a loopback sweep's sidecar holds the transcript, reasoning collapsed,
   }
 });
 
-Deno.test("resume after SIGTERM and --retry-errors keep the sidecar in step: the bytes of an uninterrupted run", async () => {
+full.test("resume after SIGTERM and --retry-errors keep the sidecar in step: the bytes of an uninterrupted run", async () => {
   let broken = false;
   const isRanker = (b: { messages: { content: string }[] }) =>
     b.messages[0]?.content === RANKER_PROMPT;

@@ -5,6 +5,7 @@ import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { startPipelineCheck } from "../../lib/systems/pipeline_check.ts";
 import { startFakeHindsight } from "../../lib/testing/fake_hindsight_server.ts";
 import { demoInstances, pipelineRun } from "./_setup.ts";
+import { full } from "../support/tiers.ts";
 
 const UNITS = [
   { id: "u1", text: "The dentist appointment with Dr. Nkemelu is on March 14, 2025." },
@@ -150,7 +151,7 @@ Deno.test("hindsight rows record the server's version and the models its LLM tra
   }
 });
 
-Deno.test("systems CLI refuses a Hindsight server older than 0.9.1 in one line, before any file", async () => {
+full.test("systems CLI refuses a Hindsight server older than 0.9.1 in one line, before any file", async () => {
   const server = startFakeHindsight({ version: "0.8.6" });
   const dir = await Deno.makeTempDir({ prefix: "mg-hs-old-" });
   try {

@@ -11,6 +11,7 @@ import {
   majorityReply,
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
+import { full } from "../support/tiers.ts";
 
 async function _open(
   name: string,
@@ -171,7 +172,7 @@ Deno.test("mem0 (3.x): the additive prompt carries the session date; M1 drops a 
   }
 });
 
-Deno.test("amem: M0 and M1 contexts hold the same number of records at every K (linked notes count against K)", async () => {
+full.test("amem: M0 and M1 contexts hold the same number of records at every K (linked notes count against K)", async () => {
   // Before issue 22, M1 appended each hit's linked notes beyond K: 6-8 records at K = 5 on the
   // pipeline check's demo set, against 5 in M0.
   const { rows } = await pipelineRun({ name: "amem", instances: await demoInstances(4, 20) });

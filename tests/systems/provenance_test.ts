@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { majorityReply, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { ProvenanceLedger } from "../../lib/systems/provenance.ts";
 import { systemSetup } from "../../lib/systems/system_setup.ts";
+import { full } from "../support/tiers.ts";
 
 // Scripted mem0 2.4.6 decisions: a fact starting "forget" deletes memory 0, one starting
 // "update" updates memory 0, anything else is added.
@@ -24,7 +25,7 @@ function _scripted(body: { messages: { role: string; content: string }[] }): str
   return majorityReply(body as never);
 }
 
-Deno.test("mem0-classic: provenance survives UPDATE and DELETE in M1; M0 adds every fact without a decision call", async () => {
+full.test("mem0-classic: provenance survives UPDATE and DELETE in M1; M0 adds every fact without a decision call", async () => {
   const server = startFakeOpenAIServer({ reply: _scripted });
   try {
     const system = systemSetup({

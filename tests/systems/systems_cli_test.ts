@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { systemsMain } from "../../lib/cli/systems.ts";
 import { SYSTEM_NAMES } from "../../lib/systems/resolve_system.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
+import { full } from "../support/tiers.ts";
 
 const CLI = new URL("../../lib/cli/systems.ts", import.meta.url).pathname;
 
@@ -19,7 +20,7 @@ async function _cli(args: string[], cwd: string) {
   };
 }
 
-Deno.test("systems CLI: bad input is one line, exit 2, no file", async () => {
+full.test("systems CLI: bad input is one line, exit 2, no file", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const cases: [string[], RegExp][] = [
@@ -93,7 +94,7 @@ async function _plan(
 }
 
 for (const name of SYSTEM_NAMES) {
-  Deno.test(`systems CLI ${name}: --dry-run sends nothing and counts within 10% of a pipeline check's requests and tokens`, async () => {
+  full.test(`systems CLI ${name}: --dry-run sends nothing and counts within 10% of a pipeline check's requests and tokens`, async () => {
     const dir = await Deno.makeTempDir();
     // Every model of the dry run points here: it must not receive a single request.
     const trap = startFakeOpenAIServer({});
@@ -134,7 +135,7 @@ for (const name of SYSTEM_NAMES) {
   });
 }
 
-Deno.test("systems CLI: --resume completes a torn rows file without duplicates, same bytes as one run", async () => {
+full.test("systems CLI: --resume completes a torn rows file without duplicates, same bytes as one run", async () => {
   const dir = await Deno.makeTempDir();
   const args = ["--system", "amem", "--pipeline-check", "--limit", "3", "--bank-size", "5"];
   try {
@@ -158,7 +159,7 @@ Deno.test("systems CLI: --resume completes a torn rows file without duplicates, 
   }
 });
 
-Deno.test("systems CLI: --retry-errors reruns only the tasks with error rows, in place", async () => {
+full.test("systems CLI: --retry-errors reruns only the tasks with error rows, in place", async () => {
   const dir = await Deno.makeTempDir();
   const args = ["--system", "langmem", "--pipeline-check", "--limit", "2", "--bank-size", "5"];
   try {
@@ -192,7 +193,7 @@ Deno.test("systems CLI: --retry-errors reruns only the tasks with error rows, in
 
 // An all-401 server that echoes the key: every system's run ends in error rows and exit 3, with
 // no stack trace and no 8-character piece of the key in any output or file.
-Deno.test("systems CLI: an all-401 server gives error rows, exit 3, no stack, no key", async () => {
+full.test("systems CLI: an all-401 server gives error rows, exit 3, no stack, no key", async () => {
   const key = "sk-ECHO-systems-401-a1b2c3d4e5f6";
   const server = startFakeOpenAIServer({ modes: { echoKeyIn401: true } });
   try {
@@ -250,7 +251,7 @@ Deno.test("systems CLI: an all-401 server gives error rows, exit 3, no stack, no
   }
 });
 
-Deno.test("systems and sweep take --out with --dry-run alike: the plan of that command, no file", async () => {
+full.test("systems and sweep take --out with --dry-run alike: the plan of that command, no file", async () => {
   // Before issue 22, systems refused it ("--out: a --dry-run writes no file") and sweep took it.
   const dir = await Deno.makeTempDir({ prefix: "mg-dry-out-" });
   try {

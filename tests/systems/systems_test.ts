@@ -6,6 +6,7 @@ import { SYSTEMS } from "../../lib/systems/resolve_system.ts";
 import { startPipelineCheck } from "../../lib/systems/pipeline_check.ts";
 import { writingRetention } from "../../lib/stats/writing_retention.ts";
 import { demoInstances, pipelineRun } from "./_setup.ts";
+import { full } from "../support/tiers.ts";
 
 const KS = [1, 2, 3, 4, 5, 6, 7];
 
@@ -14,7 +15,7 @@ function _withoutLatency(rows: readonly SystemRow[]): string {
 }
 
 for (const spec of SYSTEMS) {
-  Deno.test(`${spec.name}: M0 and M1 receive one writing, a rerun sends nothing, same seed same rows`, async () => {
+  full.test(`${spec.name}: M0 and M1 receive one writing, a rerun sends nothing, same seed same rows`, async () => {
     const instances = await demoInstances(6, 5);
     const check = await startPipelineCheck({});
     const cache = new ResponseCache({ path: ":memory:" });

@@ -19,6 +19,7 @@ import {
   startFakeOpenAIServer,
 } from "../../lib/testing/fake_openai_server.ts";
 import { demoInstances } from "./_setup.ts";
+import { full } from "../support/tiers.ts";
 
 const PROSE = "Sure! Here is what I found about that.";
 const IN_PROCESS = SYSTEMS.filter((s) => s.needsModels).map((s) => s.name);
@@ -60,7 +61,7 @@ async function _run(name: string, reply: (body: ChatBody) => string, cache: Resp
 const _script = (body: ChatBody) => pipelineCheckReply(body) ?? majorityReply(body);
 
 for (const name of IN_PROCESS) {
-  Deno.test(`${name}: an all-non-JSON system model gives error rows, logs nothing, caches nothing`, async () => {
+  full.test(`${name}: an all-non-JSON system model gives error rows, logs nothing, caches nothing`, async () => {
     const cache = new ResponseCache({ path: ":memory:" });
     try {
       const bad = await _run(name, () => PROSE, cache);
@@ -81,7 +82,7 @@ for (const name of IN_PROCESS) {
   });
 }
 
-Deno.test("mem0-classic: a non-JSON ADD/UPDATE/DELETE decision (M1) is an error, not a managed memory", async () => {
+full.test("mem0-classic: a non-JSON ADD/UPDATE/DELETE decision (M1) is an error, not a managed memory", async () => {
   const cache = new ResponseCache({ path: ":memory:" });
   try {
     const { rows, logged } = await _run(
@@ -102,7 +103,7 @@ Deno.test("mem0-classic: a non-JSON ADD/UPDATE/DELETE decision (M1) is an error,
   }
 });
 
-Deno.test("systems CLI: an all-non-JSON system model exits 3 with the error summary only", async () => {
+full.test("systems CLI: an all-non-JSON system model exits 3 with the error summary only", async () => {
   const server = startFakeOpenAIServer({ reply: () => PROSE });
   const dir = await Deno.makeTempDir({ prefix: "mg-unreadable-" });
   try {
