@@ -315,13 +315,17 @@ Deno.test("MINJA: distinct attack queries on the victim term, prompts cut from t
   }
 });
 
-Deno.test("MINJA: the trace load scales the benign turns only", () => {
+Deno.test("MINJA: the trace load scales the whole interaction, its attack submissions and its benign turns", () => {
+  // Figure 4's trace load scales the risk trace's source units: a heavier MINJA interaction
+  // submits more attack queries (2, 3, 4 at 0.75x, 1x, 1.25x) among more benign turns.
   const c = ALL_CASES[0];
   const [low, mid, high] = [0.75, 1, 1.25].map((l) => _minja(c, 3, l).units);
   const claims = (units: SourceUnit[]) => units.filter((u) => u.supports === c.target).length;
+  const benign = (units: SourceUnit[]) =>
+    units.filter((u) => (u.supports ?? null) === null && u.asserts === null).length;
   assert.ok(low.length < mid.length && mid.length < high.length);
-  assert.equal(claims(low), claims(mid));
-  assert.equal(claims(mid), claims(high));
+  assert.ok(claims(low) < claims(mid) && claims(mid) < claims(high));
+  assert.ok(benign(low) < benign(high));
 });
 
 Deno.test("MINJA: an instance's own victim term and reason replace the read ones", () => {

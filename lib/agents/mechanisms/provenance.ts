@@ -21,8 +21,12 @@ import { relaysCorrection } from "../../text/relayed_correction.ts";
  * import { PERSONAS } from "../personas.ts";
  * import { provenanceWeight } from "./provenance.ts";
  * const record = { provenance: { session: "s", channels: ["tool" as const], trusted: false, verified: false, writtenAt: 2 } };
- * assert.equal(provenanceWeight({ persona: PERSONAS.careful, record, channel: "tool" }), 0.5 * 0.3);
- * assert.equal(provenanceWeight({ persona: PERSONAS.recency, record, channel: "user" }), 4);
+ * // Tool channel times untrusted, no recency for the careful persona.
+ * const careful = PERSONAS.careful.provenance;
+ * assert.equal(provenanceWeight({ persona: PERSONAS.careful, record, channel: "tool" }), careful.channel.tool * careful.untrusted);
+ * // Written at step 2: the recency persona's weight grows with each step.
+ * const recency = PERSONAS.recency.provenance;
+ * assert.equal(provenanceWeight({ persona: PERSONAS.recency, record, channel: "user" }), 1 + 2 * recency.recencyPerStep);
  * ```
  */
 export function provenanceWeight(options: {
