@@ -103,6 +103,7 @@ export const reproduceCommand = defineCommand({
         "(--limit 2) would cost. Reads no key.",
     }),
     seed: SWEEP_OPTIONS.seed,
+    "rebuild-instances": SWEEP_OPTIONS["rebuild-instances"],
     limit: {
       ...SWEEP_OPTIONS.limit,
       description: "Use only the first N instances of each experiment (a quick look; the " +
@@ -299,6 +300,7 @@ async function _reproduce(
     base: { ranker: rolesOf(v).ranker },
     seed: v.seed,
     n: v.limit,
+    rebuildInstances: v.rebuildInstances,
     progress: (label: string) => terminalProgress({ label: label.padEnd(14) }),
     // Building a benchmark's instances takes seconds per bank size: say what is happening.
     status: (message: string) => console.error(message),

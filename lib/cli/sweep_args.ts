@@ -388,6 +388,11 @@ export const SWEEP_OPTIONS = {
     schema: TrialRow.shape.seed.min(0),
     field: "TrialRow.seed",
   }),
+  "rebuild-instances": opt.flag({
+    manifest: false,
+    description: "Build the benchmark's instances again instead of reading them from the " +
+      "instance cache (.memgauge/instances), and store the new build.",
+  }),
   limit: opt.integer({
     description: "Use only the first N instances.",
     example: "10",

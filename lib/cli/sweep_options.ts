@@ -64,6 +64,7 @@ async function _load(v: SweepValues) {
       seed: v.seed,
       bankSize: v.bankSize,
       traceLoad: v.traceLoad,
+      instanceCache: { rebuild: v.rebuildInstances },
     });
   } catch (e) {
     const message = (e as Error).message;

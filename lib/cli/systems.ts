@@ -134,6 +134,7 @@ export const SYSTEMS_OPTIONS = {
   }),
   trials: SWEEP_OPTIONS.trials,
   seed: SWEEP_OPTIONS.seed,
+  "rebuild-instances": SWEEP_OPTIONS["rebuild-instances"],
   concurrency: opt.integer({
     description: "Instances measured at once (model requests in flight: twice as many).",
     example: "8",
@@ -442,6 +443,7 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       seed: v.seed,
       bankSize: v.bankSize,
       traceLoad: 1,
+      instanceCache: { rebuild: v.rebuildInstances },
     });
     if (v.limit) instances = instances.slice(0, v.limit);
 

@@ -48,6 +48,8 @@ export interface ExperimentOptions {
   status?: (message: string) => void;
   /** Raw benchmark folder; default `MEMGAUGE_DATA` or the repository's `data/raw/`. */
   dataDir?: string;
+  /** Build benchmark instances again instead of reading the instance cache; default false. */
+  rebuildInstances?: boolean;
   /** Attacks; default both (the RQ2 experiments default to MINJA, as the paper's). */
   attacks?: readonly Attack[];
   /**
@@ -106,6 +108,7 @@ export async function _instances(
       traceLoad,
       dataDir,
       ...(options.sample !== undefined && { count: options.sample }),
+      ...(options.rebuildInstances && { instanceCache: { rebuild: true } }),
     }).then((all) => {
       options.status?.(
         `Built ${all.length} ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
