@@ -8,7 +8,6 @@ import { _firstRow } from "../stats/_scan_rows.ts";
 import { FLIP_METRICS, SUMMARY_METRICS } from "../stats/summarize.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
 import { CliError, defineCommand, execute, opt, type Parsed, runCommand } from "./command.ts";
-import { judgeSensitivityReport } from "./judge_sensitivity.ts";
 import { MODEL_OPTIONS } from "./sweep_args.ts";
 
 /** `deno task summarize`. */
@@ -104,6 +103,9 @@ export const summarizeCommand = defineCommand({
 async function _judgeSensitivity(
   v: Parsed<typeof summarizeCommand.spec.options>["values"],
 ): Promise<number> {
+  // Loaded only when asked: the replay needs the sweep and the model clients (about 140 MB and
+  // a second to load), which a summary never uses.
+  const { judgeSensitivityReport } = await import("./judge_sensitivity.ts");
   const lines = await judgeSensitivityReport({
     rows: v.in,
     out: v.out,
