@@ -30,7 +30,7 @@ import { provenanceWeight } from "./mechanisms/provenance.ts";
 import { workedOutChance } from "./mechanisms/reasoning.ts";
 import { type Persona, PERSONAS } from "./personas.ts";
 import { draw, type DrawKey } from "./reading/draw.ts";
-import { memo } from "./reading/memo.ts";
+import { memo } from "../text/memo.ts";
 import { readStatements, recordKey, type Statement, statementKey } from "./reading/statements.ts";
 import { contentWords, TOPICAL_SHARE, topicalShare } from "./reading/topic.ts";
 

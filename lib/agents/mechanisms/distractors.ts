@@ -8,7 +8,7 @@
  */
 import { MONTH_PATTERN } from "../../text/months.ts";
 import { SMALL_NUMBER_WORDS } from "../../text/number_words.ts";
-import { memo } from "../reading/memo.ts";
+import { memo } from "../../text/memo.ts";
 import type { Statement } from "../reading/statements.ts";
 import { contentWords, topicalShare } from "../reading/topic.ts";
 
