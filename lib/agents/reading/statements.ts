@@ -7,7 +7,7 @@
 import type { MemoryRecord } from "../../model/memory_record.ts";
 import type { Channel } from "../../model/source_unit.ts";
 import { normalizeTokens } from "../../text/normalize.ts";
-import { memo } from "./memo.ts";
+import { memo } from "../../text/memo.ts";
 
 /** One statement of a record, with the channel it came from. */
 export interface Statement {

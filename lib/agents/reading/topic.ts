@@ -4,7 +4,7 @@
  * record can be mistaken for the answer) both read it.
  */
 import { z } from "zod";
-import { memo } from "./memo.ts";
+import { memo } from "../../text/memo.ts";
 import stopWordsJson from "./stop_words.json" with { type: "json" };
 
 const _STOP = new Set(
