@@ -207,6 +207,7 @@ Deno.test("a fill plugin: --fill short is valid, rows carry it, Figure 6 draws i
   });
   assert.deepEqual(distinct(fig.rows as never, "fill"), ["random", "similarity", "short"]);
   assert.match(fig.figure.svg, /K = 5 · short fill/);
+  assert.match(fig.figure.caption, /; short: Shortest background records first\)\./);
 });
 
 Deno.test("a memory-system plugin: a systems run with its option; the top-K figure gives it its own colour", async () => {

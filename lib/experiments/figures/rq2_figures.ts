@@ -284,7 +284,16 @@ export async function figure6BudgetFill(
     paper: [],
     note: "One factor changes at a time from the default K = 5 with random fill: the budget " +
       "(K = 3, 5, 7) or the fill order (similarity: the most query-similar background records " +
-      "complete the context). The paper states no values for this figure in its text.",
+      `complete the context${
+        fills.filter((f) => f !== "similarity").map((f) =>
+          `; ${f}: ${
+            (FILLS.entries().find((e) => e.id === f)?.description ?? "a fill order").replace(
+              /\.$/,
+              "",
+            )
+          }`
+        ).join("")
+      }). The paper states no values for this figure in its text.`,
   });
 }
 
