@@ -97,6 +97,9 @@ export { isInconsistent, strictConflict } from "./stages/management/strict_confl
 export { exposureSchedule } from "./stages/retrieval/exposure_schedule.ts";
 export { fillOrder } from "./stages/retrieval/fill_order.ts";
 export type { FillMode } from "./stages/retrieval/fill_order.ts";
+export type { FillStrategy } from "./stages/retrieval/fill_strategy.ts";
+export { randomFill } from "./stages/retrieval/fills/random.ts";
+export { similarityFill } from "./stages/retrieval/fills/similarity.ts";
 export { pairContexts } from "./stages/retrieval/pair_contexts.ts";
 export type { PairContexts } from "./stages/retrieval/pair_contexts.ts";
 
@@ -149,12 +152,13 @@ export type { CallRecord, CallScope } from "./models/call_scope.ts";
 // Agents: the answering side, offline reference agent and LLM agents
 export { llmAgent } from "./agents/llm_agent.ts";
 export type { Agent, AgentInput, AgentOutput } from "./agents/agent.ts";
-export { parseReferenceSpec, referenceAgentId } from "./agents/agent_spec.ts";
+export { isReferenceSpec, parseReferenceSpec, referenceAgentId } from "./agents/agent_spec.ts";
 export type { ReferenceSpec } from "./agents/agent_spec.ts";
 export { ALL_MECHANISMS_ON, MECHANISMS } from "./agents/mechanisms.ts";
 export type { Mechanism, MechanismSwitches } from "./agents/mechanisms.ts";
 export { INSTRUCTION_CUES, instructionCues } from "./agents/mechanisms/instructions.ts";
-export { PERSONAS } from "./agents/personas.ts";
+export { PERSONA_HABITS, PERSONAS } from "./agents/personas.ts";
+export { calibratedPersona, PersonaHabits } from "./agents/persona_registry.ts";
 export type { Persona } from "./agents/personas.ts";
 export { NO_ANSWER, referenceAgent } from "./agents/reference_agent.ts";
 export type { RecordReading, ReferenceTrajectory, ValueReading } from "./agents/reference_agent.ts";
@@ -253,10 +257,12 @@ export type { Registry, RegistryEntry } from "./model/registry.ts";
 export { POLICIES, registerPolicy } from "./stages/management/policies.ts";
 export { OFFLINE_RANKERS, RANKERS, registerRanker } from "./stages/writing/rankers.ts";
 export { registerWriter, WRITERS } from "./stages/writing/writers.ts";
-export { AGENTS } from "./agents/agents.ts";
+export { AGENTS, registerPersona } from "./agents/agents.ts";
+export { PERSONA_REGISTRY } from "./agents/persona_registry.ts";
+export { FILLS, registerFill } from "./stages/retrieval/fills.ts";
 export { JUDGES, registerJudge } from "./judges/judges.ts";
 export { FIGURES } from "./experiments/figures/figures.ts";
-export { SYSTEM_REGISTRY } from "./systems/systems.ts";
+export { SYSTEM_REGISTRY, systemOptions } from "./systems/systems.ts";
 export type { SystemContext, SystemMaker } from "./systems/systems.ts";
 export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./plugins/plugins.ts";
 export type { Plugin } from "./plugins/plugins.ts";
@@ -475,6 +481,7 @@ export {
   figure7MemorySize,
   PAPER_RANKERS,
   paperRanker,
+  rankerLabel,
 } from "./experiments/figures/rq2_figures.ts";
 export { existingSystems } from "./experiments/figures/existing_systems.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Reference agent specs: `reference` (every persona), `reference:PERSONA`, and either followed
+ * Reference agent specs: `reference` (every registered persona), `reference:PERSONA`, and either followed
  * by `?MECHANISM=off&...` to switch mechanisms off, e.g. `reference:careful?corroboration=off`.
  */
 import {
@@ -8,11 +8,11 @@ import {
   MECHANISMS,
   type MechanismSwitches,
 } from "./mechanisms.ts";
-import { PERSONAS } from "./personas.ts";
+import { PERSONA_REGISTRY } from "./persona_registry.ts";
 
 /** A parsed reference spec. */
 export interface ReferenceSpec {
-  /** Persona ids, in `PERSONAS` order when the spec names none. */
+  /** Persona ids, in registry order (built-ins first) when the spec names none. */
   personas: string[];
   /** Which mechanisms are on. */
   mechanisms: MechanismSwitches;
@@ -44,6 +44,24 @@ export function referenceAgentId(options: {
 }
 
 /**
+ * Whether an agent id or spec names the offline reference agent (`reference`,
+ * `reference:PERSONA`, either with `?MECHANISM=off`): the kit's simulator, as opposed to a model
+ * agent or another offline agent (a plugin's).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isReferenceSpec } from "./agent_spec.ts";
+ * assert.equal(isReferenceSpec("reference:careful?guess=off"), true);
+ * assert.equal(isReferenceSpec("referee"), false);
+ * assert.equal(isReferenceSpec("llm:gpt-5.4"), false);
+ * ```
+ */
+export function isReferenceSpec(spec: string): boolean {
+  return /^reference(?:[:?]|$)/.test(spec);
+}
+
+/**
  * Parse a reference spec. A RangeError names an unknown persona, an unknown mechanism, a value
  * other than on/off, or a mechanism given twice, together with the spec.
  *
@@ -68,11 +86,11 @@ export function parseReferenceSpec(spec: string): ReferenceSpec {
     );
   }
   const [, persona, query] = match;
-  if (persona !== undefined && !Object.hasOwn(PERSONAS, persona)) {
+  if (persona !== undefined && !PERSONA_REGISTRY.has(persona)) {
     throw new RangeError(
       `--agent: unknown reference persona ${JSON.stringify(persona)} in ${
         JSON.stringify(spec)
-      } (expected one of ${Object.keys(PERSONAS).join(", ")})`,
+      } (expected one of ${PERSONA_REGISTRY.ids().join(", ")})`,
     );
   }
   const mechanisms: Record<Mechanism, boolean> = { ...ALL_MECHANISMS_ON };
@@ -100,7 +118,7 @@ export function parseReferenceSpec(spec: string): ReferenceSpec {
     mechanisms[name as Mechanism] = value === "on";
   }
   return {
-    personas: persona === undefined ? Object.keys(PERSONAS) : [persona],
+    personas: persona === undefined ? PERSONA_REGISTRY.ids() : [persona],
     mechanisms,
   };
 }

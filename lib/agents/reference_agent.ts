@@ -28,7 +28,8 @@ import { guessesRight, guessOutput } from "./mechanisms/guess.ts";
 import { instructionCues, instructionWeight } from "./mechanisms/instructions.ts";
 import { provenanceWeight } from "./mechanisms/provenance.ts";
 import { workedOutChance } from "./mechanisms/reasoning.ts";
-import { type Persona, PERSONAS } from "./personas.ts";
+import type { Persona } from "./personas.ts";
+import { PERSONA_REGISTRY } from "./persona_registry.ts";
 import { draw, type DrawKey } from "./reading/draw.ts";
 import { memo } from "../text/memo.ts";
 import { readStatements, recordKey, type Statement, statementKey } from "./reading/statements.ts";
@@ -86,13 +87,11 @@ export interface ReferenceTrajectory {
 
 function _persona(persona: string | Persona | undefined): Persona {
   if (typeof persona === "object") return persona;
-  const found = Object.hasOwn(PERSONAS, persona ?? "balanced")
-    ? PERSONAS[persona ?? "balanced"]
-    : undefined;
+  const found = PERSONA_REGISTRY.get(persona ?? "balanced");
   if (!found) {
     throw new RangeError(
       `agent: unknown reference persona ${JSON.stringify(persona)} (expected one of ${
-        Object.keys(PERSONAS).join(", ")
+        PERSONA_REGISTRY.ids().join(", ")
       })`,
     );
   }
@@ -126,7 +125,7 @@ function _persona(persona: string | Persona | undefined): Persona {
  * ```
  */
 export function referenceAgent(options: {
-  /** Persona id from `PERSONAS`, or a persona object; default "balanced". */
+  /** A registered persona id (`PERSONA_REGISTRY`), or a persona object; default "balanced". */
   persona?: string | Persona;
   /** Mechanisms to switch off (or on); default every mechanism on. */
   mechanisms?: Partial<MechanismSwitches>;

@@ -1,7 +1,7 @@
 /** Resolve `--agent` specs ("reference", "reference:careful?attention=off", "llm:...") into agents. */
 import type { Agent } from "./agent.ts";
 import { AGENTS } from "./agents.ts";
-import { parseReferenceSpec } from "./agent_spec.ts";
+import { isReferenceSpec, parseReferenceSpec } from "./agent_spec.ts";
 import { referenceAgent } from "./reference_agent.ts";
 
 /** A factory for agent kinds other than the built-in reference agent (e.g. `llm`). */
@@ -29,7 +29,7 @@ export function resolveAgents(options: {
   factories?: Readonly<Record<string, AgentFactory>>;
 }): Agent[] {
   return options.specs.flatMap((spec) => {
-    if (/^reference(?:[:?]|$)/.test(spec)) {
+    if (isReferenceSpec(spec)) {
       const { personas, mechanisms } = parseReferenceSpec(spec);
       return personas.map((persona) => referenceAgent({ persona, mechanisms }));
     }

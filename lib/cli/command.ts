@@ -316,8 +316,9 @@ export const opt = {
  * are validated, so a plugin's ids are valid values (and listed in `--help`).
  */
 export const PLUGIN_OPTION: OptionSpec<string[], true> = opt.repeated({
-  description: "A plugin module whose default export adds policies, rankers, writers, agents, " +
-    'judges, systems or datasets (see the README, "Adding a management policy"); loaded ' +
+  description:
+    "A plugin module whose default export adds policies, rankers, writers, agents, personas, " +
+    'judges, retrieval fills, systems or datasets (see the README, "Extending the kit"); loaded ' +
     "before the other options are checked.",
   placeholder: "FILE.ts",
   example: "my_policy.ts",

@@ -25,6 +25,7 @@ import { DEFAULT_GRID } from "../run/operating_points.ts";
 import { COUNTERFACTUAL_MODES } from "../run/counterfactual.ts";
 import { agentKinds, defaultRoles, type Roles } from "../run/default_roles.ts";
 import { POLICIES } from "../stages/management/policies.ts";
+import { FILLS } from "../stages/retrieval/fills.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
 import { CliError, defineCommand, ENV_VAR_NAME, opt, type Parsed, type Values } from "./command.ts";
@@ -75,6 +76,10 @@ export const AgentSpec: z.ZodType<string> = z.string().superRefine((s, ctx) => {
 // Checked against the registries when a value is validated (after --plugin files are loaded).
 const _Policy = PolicyId.refine((id) => POLICIES.has(id), {
   error: () => `expected one of ${POLICIES.ids().join("|")}`,
+});
+
+const _Fill = _point.fill.refine((id) => FILLS.has(id), {
+  error: () => `expected one of ${FILLS.ids().join("|")}`,
 });
 
 const _Ranker = _point.ranker.refine((id) => RANKERS.has(id) || /^llm:.+/.test(id), {
@@ -292,11 +297,14 @@ export const SWEEP_OPTIONS = {
     schema: _point.bankSize,
     field: "OperatingPoint.bankSize",
   }),
-  fill: opt.choice(_point.fill.options, {
-    description: "How the context is filled after the exposed records: random or by similarity " +
-      "to the query.",
+  fill: opt.string({
+    description: () =>
+      "How the context is filled after the exposed records: a registered fill strategy (a " +
+      "--plugin adds its own): " + registeredList(FILLS) + ".",
+    placeholder: FILLS.ids().join("|"),
     example: "similarity",
     default: PAPER_DEFAULTS.fill,
+    schema: _Fill,
     field: "OperatingPoint.fill",
   }),
   ranker: opt.string({

@@ -2,6 +2,7 @@
  * The run behind `deno task sweep` (`sweep.ts` loads it once the options are parsed): one stage
  * sweep, one JSON row per trial streamed to OUT.partial, resume, retry, dry run, a summary.
  */
+import { isReferenceSpec } from "../agents/agent_spec.ts";
 import { readSidecar, sidecarPath, writeSidecar } from "../explore/sidecar_file.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import { type PairTrajectory, trajectoryKey } from "../model/pair_trajectory.ts";
@@ -577,7 +578,7 @@ async function _run(context: {
     if (sidecar) await Deno.rename(sidecarTmp, sidecar);
     await Deno.rename(tmp, out);
   }
-  if (agents.some((a) => a.simulated)) {
+  if (agents.some((a) => a.simulated && isReferenceSpec(a.id))) {
     console.log(
       "Agent: offline reference agent (a simulator for teaching and smoke runs, not a real model).",
     );

@@ -25,7 +25,7 @@ import {
   startPipelineCheck,
 } from "../systems/pipeline_check.ts";
 import { SYSTEM_NAMES } from "../systems/resolve_system.ts";
-import { registeredSystemSpec, SYSTEM_REGISTRY } from "../systems/systems.ts";
+import { registeredSystemSpec, SYSTEM_REGISTRY, systemOptions } from "../systems/systems.ts";
 import { formatPlan, planLines } from "../systems/system_plan.ts";
 import { systemSetup } from "../systems/system_setup.ts";
 import {
@@ -50,7 +50,15 @@ export const SYSTEMS_OPTIONS = {
   system: opt.string({
     description: () =>
       "The memory system, any registered one (a --plugin adds its own): " +
-      SYSTEM_REGISTRY.entries().map((e) => `${e.id} (${e.description})`).join("; ") + ".",
+      SYSTEM_REGISTRY.entries().map((e) =>
+        `${e.id} (${e.description}${
+          e.options
+            ? `; --system-option ${
+              Object.entries(e.options).map(([k, d]) => `${k}=...: ${d}`).join(", ")
+            }`
+            : ""
+        })`
+      ).join("; ") + ".",
     placeholder: SYSTEM_NAMES.join("|"),
     example: "mem0",
     required: true,
@@ -131,6 +139,13 @@ export const SYSTEMS_OPTIONS = {
     example: "http://localhost:8888",
     defaultText: "none (required for --system hindsight unless --pipeline-check or --dry-run)",
     schema: z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }),
+  }),
+  "system-option": opt.repeated({
+    description: "One option of a plugin's memory system (repeatable), one its plugin " +
+      "declares (`options` of its entry; --help lists them under --system); the built-ins " +
+      "take none.",
+    placeholder: "KEY=VALUE",
+    example: "minShared=2",
   }),
   trials: SWEEP_OPTIONS.trials,
   seed: SWEEP_OPTIONS.seed,
@@ -220,6 +235,11 @@ export const systemsCommand = defineCommand({
       throw new CliError(
         "--hindsight-url: required for --system hindsight (the Hindsight server you run)",
       );
+    }
+    try {
+      systemOptions({ name: v.system, values: v.systemOption });
+    } catch (e) {
+      throw new CliError((e as Error).message);
     }
     _notApplying(v, given, agent);
     if (v.pipelineCheck) return;
@@ -467,6 +487,7 @@ async function _main(parsed: Parsed<typeof SYSTEMS_OPTIONS>): Promise<number> {
       hindsightPollMs: standIn ? 2 : undefined,
       cache: local ? undefined : cache,
       limiter,
+      systemOptions: systemOptions({ name: spec.name, values: v.systemOption }),
       maxRetries: v.maxRetries,
       timeoutMs: v.timeout,
       ...(env && { env }),

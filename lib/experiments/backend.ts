@@ -1,9 +1,11 @@
 /**
  * What produced a row, as every figure CSV and summary names it in its `backend` column:
- * "simulator" (the offline reference agent), the model id of a real model, or "pipeline check"
- * (scripted local stand-ins that check the plumbing and measure nothing).
+ * "simulator" (the offline reference agent), the model id of a real model, the id of any other
+ * offline agent (a plugin's), or "pipeline check" (scripted local stand-ins that check the
+ * plumbing and measure nothing).
  */
 import pl from "nodejs-polars";
+import { isReferenceSpec } from "../agents/agent_spec.ts";
 
 /** The fields of a row that say what produced it. */
 export interface BackendFields {
@@ -22,11 +24,12 @@ export interface BackendFields {
  * assert.equal(backendOf({ agent: "reference:careful", simulated: true }), "simulator");
  * assert.equal(backendOf({ agent: "llm:gpt-5.4-mini", simulated: false }), "gpt-5.4-mini");
  * assert.equal(backendOf({ agent: "llm:m", simulated: false, pipelineCheck: true }), "pipeline check");
+ * assert.equal(backendOf({ agent: "last-record", simulated: true }), "last-record");
  * ```
  */
 export function backendOf(row: BackendFields): string {
   if (row.pipelineCheck) return "pipeline check";
-  if (row.simulated) return "simulator";
+  if (row.simulated) return isReferenceSpec(row.agent) ? "simulator" : row.agent;
   return row.agent.replace(/^llm:/, "");
 }
 

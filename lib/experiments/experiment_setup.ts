@@ -1,5 +1,6 @@
 /** What every figure experiment shares: dataset, agents, seed, size, fixed stages and progress. */
 import type { Agent } from "../agents/agent.ts";
+import { isReferenceSpec } from "../agents/agent_spec.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
 import type { Attack, Instance } from "../model/instance.ts";
@@ -61,7 +62,7 @@ export interface ExperimentOptions {
   /** Background bank size |B| of the experiments that do not vary it; default 100. */
   bankSize?: number;
   /**
-   * Plugins whose policies, rankers, writers, agents, judges, systems or datasets the
+   * Plugins whose policies, rankers, writers, agents, personas, judges, fills, systems or datasets the
    * experiments may use: plugin objects (`{ policies: [myPolicy] }`) or module paths (relative
    * to the working directory), as `--plugin` on the command line; registered before the first
    * sweep, so a management experiment runs their policies too. Default none.
@@ -129,9 +130,10 @@ export function _agents(options: ExperimentOptions): readonly Agent[] {
 }
 
 /**
- * The agent backend as a caption names it: "offline reference agent" when every row is
- * simulated; otherwise the model agents by id, any simulated agents named as the simulator, and
- * an LLM judge when one decided the rows.
+ * The agent backend as a caption names it: "offline reference agent" when every row is the
+ * reference simulator; otherwise the model agents by id, any other offline agent (a plugin's)
+ * by its own id, any reference personas named as the simulator, and the judge when it is not the
+ * deterministic matcher (an LLM judge by model, a plugin's by id).
  *
  * @example
  * ```ts
@@ -140,25 +142,48 @@ export function _agents(options: ExperimentOptions): readonly Agent[] {
  * assert.equal(agentLabel([]), "none");
  * const row = { agent: "llm:gpt-5.4-mini", simulated: false, judgeModel: null };
  * assert.equal(agentLabel([row]), "real model llm:gpt-5.4-mini, not the offline reference agent");
+ * const plugin = { agent: "last-record", simulated: true, judgeModel: null, judge: "substring" };
+ * assert.equal(agentLabel([plugin]), "offline agent last-record (not a real model); judge: substring");
  * ```
  */
 export function agentLabel(
-  rows: readonly Pick<TrialRow, "agent" | "simulated" | "judgeModel">[],
+  rows: readonly (
+    & Pick<TrialRow, "agent" | "simulated" | "judgeModel">
+    & { judge?: string | null }
+  )[],
 ): string {
   if (rows.length === 0) return "none";
-  const judges = [...new Set(rows.map((r) => r.judgeModel).filter((j) => j != null))];
-  const judge = judges.length ? `; judge: LLM judge over ${judges.join(", ")}` : "";
-  if (rows.every((r) => r.simulated)) {
+  const distinct = (
+    values: (string | null | undefined)[],
+  ) => [...new Set(values.filter((v): v is string => v != null))];
+  const llm = distinct(rows.map((r) => r.judgeModel));
+  const others = distinct(
+    rows.filter((r) => r.judgeModel == null && r.judge !== "deterministic").map((r) => r.judge),
+  );
+  const judges = [...(llm.length ? [`LLM judge over ${llm.join(", ")}`] : []), ...others];
+  const judge = judges.length ? `; judge: ${judges.join(", ")}` : "";
+  const reference = (r: { agent: string; simulated: boolean }) =>
+    r.simulated && isReferenceSpec(r.agent);
+  if (rows.every(reference)) {
     return `offline reference agent (simulator, not a real model)${judge}`;
   }
-  const ids = (simulated: boolean) => [
-    ...new Set(rows.filter((r) => r.simulated === simulated).map((r) => r.agent)),
-  ];
-  const models = ids(false);
-  const simulators = ids(true);
-  return `real model${models.length > 1 ? "s" : ""} ${models.join(", ")}` +
-    (simulators.length
-      ? ` and the offline reference agent (simulator) ${simulators.join(", ")}`
-      : ", not the offline reference agent") +
-    judge;
+  const ids = (keep: (r: { agent: string; simulated: boolean }) => boolean) =>
+    distinct(rows.filter(keep).map((r) => r.agent));
+  const models = ids((r) => !r.simulated);
+  const simulators = ids(reference);
+  const offline = ids((r) => r.simulated && !reference(r));
+  if (offline.length === 0) {
+    return `real model${models.length > 1 ? "s" : ""} ${models.join(", ")}` +
+      (simulators.length
+        ? ` and the offline reference agent (simulator) ${simulators.join(", ")}`
+        : ", not the offline reference agent") +
+      judge;
+  }
+  return [
+    ...(models.length ? [`real model${models.length > 1 ? "s" : ""} ${models.join(", ")}`] : []),
+    `offline agent${offline.length > 1 ? "s" : ""} ${offline.join(", ")} (not a real model)`,
+    ...(simulators.length
+      ? [`the offline reference agent (simulator) ${simulators.join(", ")}`]
+      : []),
+  ].join(" and ") + judge;
 }

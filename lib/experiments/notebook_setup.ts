@@ -5,6 +5,7 @@
  */
 import type { Attack } from "../model/instance.ts";
 import { PAPER_DEFAULTS } from "../model/operating_point.ts";
+import { FILLS } from "../stages/retrieval/fills.ts";
 import { jupyterProgress, jupyterStatus } from "../run/jupyter_progress.ts";
 import { type ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
@@ -73,8 +74,14 @@ export function notebookSetup(knobs: NotebookKnobs): NotebookSetup {
         `ATTACK: expected minja, sleeper or both, got ${JSON.stringify(knobs.ATTACK)}`,
       );
     })();
-  if (knobs.FILL !== undefined && knobs.FILL !== "random" && knobs.FILL !== "similarity") {
-    throw new RangeError(`FILL: expected random or similarity, got ${JSON.stringify(knobs.FILL)}`);
+  const plugins = (knobs.PLUGINS ?? param("PLUGINS", [] as string[], { of: "string" })).map((
+    path,
+  ) => repoPath({ path }));
+  // A plugin's fill is registered when the first sweep loads the plugins; checked there.
+  if (knobs.FILL !== undefined && !FILLS.has(knobs.FILL) && plugins.length === 0) {
+    throw new RangeError(
+      `FILL: expected one of ${FILLS.ids().join(", ")}, got ${JSON.stringify(knobs.FILL)}`,
+    );
   }
   const models = modelSetup({
     baseUrl: knobs.BASE_URL || undefined,
@@ -95,12 +102,10 @@ export function notebookSetup(knobs: NotebookKnobs): NotebookSetup {
       policy: knobs.POLICY ?? PAPER_DEFAULTS.policy,
       thetaR: knobs.THETA_R ?? PAPER_DEFAULTS.thetaR,
       k: knobs.K ?? PAPER_DEFAULTS.k,
-      fill: (knobs.FILL ?? PAPER_DEFAULTS.fill) as "random" | "similarity",
+      fill: knobs.FILL ?? PAPER_DEFAULTS.fill,
     },
     bankSize: knobs.BANK_SIZE ?? PAPER_DEFAULTS.bankSize,
-    plugins: (knobs.PLUGINS ?? param("PLUGINS", [] as string[], { of: "string" })).map((path) =>
-      repoPath({ path })
-    ),
+    plugins,
     progress: (label: string) => jupyterProgress({ label }),
     status,
   };

@@ -4,6 +4,8 @@ import type { TrialRow } from "../model/trial_row.ts";
 import { PAPER_DEFAULTS } from "../model/operating_point.ts";
 import type { Stage } from "../model/operating_point.ts";
 import { sweep } from "../run/sweep.ts";
+import { FILLS } from "../stages/retrieval/fills.ts";
+import { OFFLINE_RANKERS, RANKERS } from "../stages/writing/rankers.ts";
 import { summarize } from "../stats/summarize.ts";
 import { withBackend } from "./backend.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
@@ -166,7 +168,11 @@ export async function traceLoadExperiment(
   );
 }
 
-/** The offline rankers of Figure 5 in the paper's order: self, external, random, chronological. */
+/**
+ * The built-in offline rankers of Figure 5 in the paper's order (self, external, random,
+ * chronological): the stand-ins for the paper's rankers. Figure 5 draws them, then every other
+ * registered ranker (a plugin's) in registration order.
+ */
 export const OFFLINE_FIGURE5_RANKERS = ["usefulness", "distinctiveness", "random", "chronological"];
 
 /**
@@ -174,7 +180,8 @@ export const OFFLINE_FIGURE5_RANKERS = ["usefulness", "distinctiveness", "random
  * the offline agent `usefulness` (standing in for the agent's own LLM, "self"),
  * `distinctiveness` (a second, different heuristic standing in for the "external" LLM), random
  * and chronological; for model agents `llm:self`, random and chronological (name an external
- * model as `llm:MODEL` in `rankers`).
+ * model as `llm:MODEL` in `rankers`). Either way any other registered ranker (a plugin's)
+ * follows.
  *
  * @example
  * ```ts
@@ -192,9 +199,11 @@ export async function rankerExperiment(
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
+  await _usePlugins(options);
   const simulated = _agents(options).every((a) => a.simulated);
-  const rankers = options.rankers ??
-    (simulated ? OFFLINE_FIGURE5_RANKERS : ["llm:self", "random", "chronological"]);
+  const paper = simulated ? OFFLINE_FIGURE5_RANKERS : ["llm:self", "random", "chronological"];
+  const plugins = RANKERS.ids().filter((id) => !Object.hasOwn(OFFLINE_RANKERS, id));
+  const rankers = options.rankers ?? [...paper, ...plugins];
   const rows: TrialRow[] = [];
   for (const ranker of rankers) {
     rows.push(
@@ -229,17 +238,18 @@ export async function budgetFillExperiment(
   options: ExperimentOptions & {
     /** Budgets; default 3, 5, 7. */
     ks?: readonly number[];
-    /** Fill orders; default random, similarity. */
-    fills?: readonly ("random" | "similarity")[];
+    /** Fill orders; default every registered one (random, similarity, a plugin's). */
+    fills?: readonly string[];
     /** The (K, fill) pairs to run, in order; default every pair of `ks` and `fills`. */
-    conditions?: readonly { k: number; fill: "random" | "similarity" }[];
+    conditions?: readonly { k: number; fill: string }[];
     /** Exposure grid; default 0, 0.1, ..., 1. */
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
+  await _usePlugins(options);
   const conditions = options.conditions ??
     (options.ks ?? [3, 5, 7]).flatMap((k) =>
-      (options.fills ?? ["random", "similarity"] as const).map((fill) => ({ k, fill }))
+      (options.fills ?? FILLS.ids()).map((fill) => ({ k, fill }))
     );
   const rows: TrialRow[] = [];
   for (const { k, fill } of conditions) {

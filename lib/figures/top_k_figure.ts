@@ -26,6 +26,20 @@ const _LABELS: Record<string, string> = {
 };
 const _SYSTEMS = ["Mem0", "Hindsight", "LangMem", "A-MEM"];
 const _COLORS = ["#4269d0", "#ff8ab7", "#3ca951", "#a463f2"];
+/** Any other system (a plugin's), in turn: never a colour of the paper's four. */
+const _OTHER_COLORS = ["#efb118", "#9c6b4e", "#6cc5b0", "#ff725c", "#97bbf5", "#1b2f78"];
+
+/**
+ * The colour of each system in `domain` order: the paper's four keep theirs whichever are
+ * present; the others take the next unused colour.
+ */
+function _systemColors(domain: readonly string[]): string[] {
+  let other = 0;
+  return domain.map((s) => {
+    const i = _SYSTEMS.indexOf(s);
+    return i === -1 ? _OTHER_COLORS[other++ % _OTHER_COLORS.length] : _COLORS[i];
+  });
+}
 
 /**
  * Build the top-K curves: one column per metric, one line per system; the paper's values
@@ -57,6 +71,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     ..._SYSTEMS.filter((s) => systems.includes(s)),
     ...systems.filter((s) => !_SYSTEMS.includes(s)),
   ];
+  const colors = _systemColors(domain);
   const chart = Plot.plot({
     document,
     width: 900,
@@ -67,7 +82,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     fx: { label: null, domain: _METRICS.map((m) => _LABELS[m]) },
     x: { label: "retrieval budget K →", ticks: [1, 3, 5, 7], tickFormat: "d", inset: 8 },
     y: { label: "rate (%)", domain: [0, 100], grid: true },
-    color: { domain, range: _COLORS },
+    color: { domain, range: colors },
     marks: [
       Plot.frame({ stroke: "#ccc" }),
       ...(["paper", "kit"] as const).map((source) =>
@@ -86,7 +101,7 @@ export function topKFigure(options: TopKFigureOptions): Element {
     document,
     charts: [chart],
     title: "Top-K sensitivity of existing memory systems (Table 2)",
-    legend: domain.map((s, i) => ({ label: s, color: _COLORS[i % _COLORS.length] })),
+    legend: domain.map((s, i) => ({ label: s, color: colors[i] })),
     caption: options.measured && options.pipelineCheck
       ? "Solid: the paper's published values (M0, |B| = 100); dashed: a pipeline check " +
         "(the systems' model, embedder and Hindsight server were scripted local stand-ins), " +

@@ -9,6 +9,9 @@ export type Stage = z.infer<typeof Stage>;
 /** Built-in management policies; user policies may add ids of their own. */
 export const PolicyId = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/);
 
+/** Fill strategies: the built-ins `random` and `similarity`; plugins may add ids of their own. */
+export const FillId = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/);
+
 const unit = z.number().min(0).max(1);
 
 /**
@@ -39,7 +42,7 @@ export const OperatingPoint = z.object({
   thetaR: unit,
   thetaRRisk: unit,
   k: z.number().int().min(1),
-  fill: z.enum(["random", "similarity"]),
+  fill: FillId,
   bankSize: z.number().int().min(1),
   ranker: z.string().min(1),
   traceLoad: z.number().positive(),

@@ -98,6 +98,13 @@ export const TrialRow = z.object({
   // them; readers take an absent value as null.
   /** What the judge read (`answer` for the deterministic matcher too). */
   judgeScope: JudgeScope.nullable().optional(),
+  /**
+   * The id of the judge that decided the row (`deterministic`, `llm:MODEL`, a plugin's id; for
+   * `llm:self`, the agent's model it resolved to); null in files written before the column.
+   */
+  judge: z.string().nullable().default(null),
+  /** The id of the writer `W` that wrote the row's memory (`verbatim`, `llm:MODEL`, a plugin's). */
+  writer: z.string().nullable().default(null),
   /** Where the LLM agent was shown its memory; null for the offline reference agent. */
   memoryPlacement: MemoryPlacement.nullable().optional(),
   /**

@@ -1,6 +1,6 @@
 /**
- * Plugins: a module whose default export adds policies, rankers, writers, agents, judges,
- * memory systems or datasets to their registries. Entries are plain objects that satisfy the
+ * Plugins: a module whose default export adds policies, rankers, writers, agents, personas,
+ * judges, retrieval fills, memory systems or datasets to their registries. Entries are plain objects that satisfy the
  * kit's interfaces, so a simple policy needs no import of the kit (`my_policy.ts`):
  *
  * ```ts ignore
@@ -24,15 +24,20 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Agent } from "../agents/agent.ts";
-import { AGENTS } from "../agents/agents.ts";
+import { isReferenceSpec } from "../agents/agent_spec.ts";
+import { AGENTS, registerPersona } from "../agents/agents.ts";
+import { calibratedPersona, PERSONA_REGISTRY, PersonaHabits } from "../agents/persona_registry.ts";
+import type { Persona } from "../agents/personas.ts";
 import { DATASETS } from "../data/datasets.ts";
 import type { DatasetLoader } from "../data/dataset.ts";
 import type { Judge } from "../judges/judge.ts";
 import { JUDGES } from "../judges/judges.ts";
-import { PolicyId } from "../model/operating_point.ts";
+import { FillId, PolicyId } from "../model/operating_point.ts";
 import type { Registry } from "../model/registry.ts";
 import { POLICIES } from "../stages/management/policies.ts";
 import type { ManagementPolicy } from "../stages/management/policy.ts";
+import type { FillStrategy } from "../stages/retrieval/fill_strategy.ts";
+import { FILLS } from "../stages/retrieval/fills.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import type { Writer } from "../stages/writing/writer.ts";
@@ -46,11 +51,17 @@ export interface Plugin {
   rankers?: readonly (Ranker & { description?: string })[];
   writers?: readonly (Writer & { description?: string })[];
   agents?: readonly (Agent & { description?: string })[];
+  /** Reference-agent personas (their habits before the fit): each is the agent `reference:ID`. */
+  personas?: readonly Persona[];
+  /** Retrieval fill strategies (`--fill ID`). */
+  fills?: readonly FillStrategy[];
   judges?: readonly (Judge & { description?: string })[];
   systems?: readonly {
     id: string;
     description: string;
     create: SystemMaker;
+    /** Its own options by key, with what each does (`--system-option KEY=VALUE`). */
+    options?: Readonly<Record<string, string>>;
   }[];
   datasets?: readonly { id: string; description: string; load: DatasetLoader }[];
 }
@@ -74,9 +85,20 @@ const _fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === "functio
 const _id = z.string({ error: "expected a string" }).min(1, "expected a non-empty string");
 const _text = z.string({ error: "expected a string" });
 const _optionalText = _text.optional();
+const _rowLabel = "expected a letter, then letters, digits, _ or - (a row label such as TQ)";
+const _fillId = _id.refine((id) => FillId.safeParse(id).success, _rowLabel);
 
-/** Each kind: its entry shape, its registry, and how an entry becomes a registry value. */
-const _KINDS = {
+/** One kind: its entry shape, its registry, and how an entry becomes a registry value. */
+interface _Kind {
+  schema: z.ZodType;
+  registry: Registry<unknown>;
+  value: (e: Record<string, unknown>) => unknown;
+  /** How a checked entry is registered; default `registry.register`. */
+  register?: (e: Record<string, unknown>, source: string) => void;
+}
+
+/** Each kind of entry a plugin may add. */
+const _KINDS: Record<keyof Plugin, _Kind> = {
   policies: {
     schema: z.looseObject({
       id: _id.refine(
@@ -101,12 +123,27 @@ const _KINDS = {
   },
   agents: {
     schema: z.looseObject({
-      id: _id,
+      id: _id.refine(
+        (id) => !isReferenceSpec(id),
+        "reference ids belong to the reference agent's personas (add it under personas)",
+      ),
       description: _optionalText,
       simulated: z.boolean({ error: "expected true or false" }),
       answer: _fn,
     }),
     registry: AGENTS as Registry<unknown>,
+    value: (e: Record<string, unknown>) => e,
+  },
+  personas: {
+    schema: PersonaHabits,
+    registry: PERSONA_REGISTRY as Registry<unknown>,
+    value: (e: Record<string, unknown>) => calibratedPersona(e as unknown as Persona),
+    register: (e: Record<string, unknown>, source: string) =>
+      registerPersona({ habits: e as unknown as Persona, source }),
+  },
+  fills: {
+    schema: z.looseObject({ id: _fillId, description: _text, order: _fn }),
+    registry: FILLS as Registry<unknown>,
     value: (e: Record<string, unknown>) => e,
   },
   judges: {
@@ -115,16 +152,29 @@ const _KINDS = {
     value: (e: Record<string, unknown>) => e,
   },
   systems: {
-    schema: z.looseObject({ id: _id, description: _text, create: _fn }),
+    schema: z.looseObject({
+      id: _id,
+      description: _text,
+      create: _fn,
+      options: z.record(z.string(), _text).optional(),
+    }),
     registry: SYSTEM_REGISTRY as Registry<unknown>,
     value: (e: Record<string, unknown>) => e.create,
+    register: (e: Record<string, unknown>, source: string) =>
+      SYSTEM_REGISTRY.register({
+        id: e.id as string,
+        description: e.description as string,
+        value: e.create as SystemMaker,
+        source,
+        ...(e.options !== undefined && { options: e.options as Record<string, string> }),
+      }),
   },
   datasets: {
     schema: z.looseObject({ id: _id, description: _text, load: _fn }),
     registry: DATASETS as Registry<unknown>,
     value: (e: Record<string, unknown>) => e.load,
   },
-} as const;
+};
 
 /** The fields a plugin may have. */
 export const PLUGIN_FIELDS = Object.keys(_KINDS) as (keyof Plugin)[];
@@ -176,8 +226,7 @@ export function registerPlugin(options: {
       `default export: expected an object with ${PLUGIN_FIELDS.join(", ")}, got ${_shown(plugin)}`,
     );
   }
-  const todo: { registry: Registry<unknown>; id: string; description: string; value: unknown }[] =
-    [];
+  const todo: (() => void)[] = [];
   const seen = new Set<string>();
   for (const [field, list] of Object.entries(plugin as Record<string, unknown>)) {
     const kind = _KINDS[field as keyof typeof _KINDS];
@@ -208,17 +257,15 @@ export function registerPlugin(options: {
         );
       }
       seen.add(`${field}/${id}`);
-      todo.push({
-        registry: kind.registry,
-        id,
-        description: (e.description as string | undefined) ?? `From plugin ${source}.`,
-        value,
-      });
+      const description = (e.description as string | undefined) ?? `From plugin ${source}.`;
+      todo.push(() =>
+        kind.register
+          ? kind.register(e, source)
+          : kind.registry.register({ id, description, value, source })
+      );
     });
   }
-  for (const { registry, id, description, value } of todo) {
-    registry.register({ id, description, value, source });
-  }
+  for (const register of todo) register();
 }
 
 /**

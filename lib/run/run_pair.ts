@@ -70,12 +70,14 @@ function _judgeFor(judge: Judge, agent: Agent): Judge {
   return judge.forAgent?.(agent) ?? judge;
 }
 
-/** The columns every row of a pair carries about its judge and agent set-up. */
-function _setup(judge: Judge, agent: Agent) {
+/** The columns every row of a pair carries about its judge, writer and agent set-up. */
+function _setup(judge: Judge, agent: Agent, resources: SweepResources) {
   return {
     judgeModel: judge.model ?? null,
     judgePromptHash: judge.promptHash ?? null,
     judgeScope: judge.scope ?? "answer",
+    judge: judge.id,
+    writer: resources.writes.writer.id,
     memoryPlacement: agent.memoryPlacement ?? null,
     counterfactualOf: null,
     ablatedRecordId: null,
@@ -135,7 +137,7 @@ export async function runPair(task: PairTask, resources: SweepResources): Promis
           contextIds: [],
           contextSize: 0,
           trial: task.trial ?? 0,
-          ..._setup(judge, task.agent),
+          ..._setup(judge, task.agent, resources),
         },
       }) as TrialRow
     );
@@ -338,7 +340,7 @@ async function _runPair(
       completionTokens: usage?.completionTokens ?? null,
       reasoning,
       stopReason,
-      ..._setup(judge, agent),
+      ..._setup(judge, agent, resources),
       ...ablation,
       refusal,
     };

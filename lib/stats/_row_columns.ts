@@ -35,6 +35,8 @@ export const _COLUMN_KINDS: Record<string, _Kind> = {
   trial: "integer",
   judgeModel: "string",
   judgePromptHash: "string",
+  judge: "string",
+  writer: "string",
   counterfactualOf: "string",
   ablatedRole: "string",
   system: "string",

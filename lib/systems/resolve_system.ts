@@ -116,29 +116,36 @@ export function resolveSystem(options: {
   cache?: ResponseCache;
   /** The kit's request limiter (Hindsight's requests go through it); default a private one. */
   limiter?: RequestLimiter;
+  /**
+   * A plugin system's own options by key (`--system-option KEY=VALUE`, checked by
+   * `systemOptions` against the ones it declares); the built-ins take none. Default none.
+   */
+  systemOptions?: Readonly<Record<string, string>>;
 }): MemorySystem {
-  const { port } = options;
-  switch (systemSpec(options.name).name) {
-    case "mem0":
-      return mem0System({ port });
-    case "mem0-classic":
-      return mem0ClassicSystem({ port });
-    case "langmem":
-      return langmemSystem({ port });
-    case "amem":
-      return amemSystem({ port });
-    default:
-      if (!options.hindsightUrl) {
-        throw new TypeError(
-          "--system hindsight needs --hindsight-url URL (the Hindsight server you run)",
-        );
-      }
-      return hindsightSystem({
-        baseUrl: options.hindsightUrl,
-        apiKey: options.hindsightApiKey,
-        cache: options.cache,
-        limiter: options.limiter,
-        pollMs: options.hindsightPollMs,
-      });
-  }
+  return _MAKERS[systemSpec(options.name).name](options);
 }
+
+/** Options of {@link resolveSystem}. */
+type _ResolveOptions = Parameters<typeof resolveSystem>[0];
+
+/** One maker per built-in adapter, by name: a name not listed here is never made. */
+const _MAKERS: Readonly<Record<string, (options: _ResolveOptions) => MemorySystem>> = {
+  mem0: ({ port }) => mem0System({ port }),
+  "mem0-classic": ({ port }) => mem0ClassicSystem({ port }),
+  langmem: ({ port }) => langmemSystem({ port }),
+  amem: ({ port }) => amemSystem({ port }),
+  hindsight: (options) => {
+    if (!options.hindsightUrl) {
+      throw new TypeError(
+        "--system hindsight needs --hindsight-url URL (the Hindsight server you run)",
+      );
+    }
+    return hindsightSystem({
+      baseUrl: options.hindsightUrl,
+      apiKey: options.hindsightApiKey,
+      cache: options.cache,
+      limiter: options.limiter,
+      pollMs: options.hindsightPollMs,
+    });
+  },
+};

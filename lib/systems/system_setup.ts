@@ -46,6 +46,8 @@ export interface SystemSetupOptions {
   maxRetries?: number;
   timeoutMs?: number;
   retryBaseMs?: number;
+  /** A plugin system's own options by key (`--system-option`); default none. */
+  systemOptions?: Readonly<Record<string, string>>;
   /** Environment holding the keys; default the process environment. */
   env?: Readonly<Record<string, string | undefined>>;
   /** A dry run: misses are answered here, nothing is sent and no key is read. */
@@ -116,5 +118,6 @@ export function systemSetup(options: SystemSetupOptions): MemorySystem {
     hindsightPollMs: options.hindsightPollMs,
     cache: options.cache,
     limiter: options.limiter,
+    systemOptions: options.systemOptions ?? {},
   });
 }

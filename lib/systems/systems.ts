@@ -74,6 +74,50 @@ export function registeredSystemSpec(name: string): SystemSpec {
 }
 
 /**
+ * A system's own options (`--system-option KEY=VALUE`) by key, checked against the options its
+ * registry entry declares (the built-ins declare none: Hindsight's are flags of their own). A
+ * RangeError names `--system-option`, the key and the declared ones.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemOptions } from "./systems.ts";
+ * assert.deepEqual(systemOptions({ name: "amem", values: [] }), {});
+ * assert.throws(() => systemOptions({ name: "amem", values: ["depth=2"] }),
+ *   /--system-option depth=2: system amem takes no options/);
+ * ```
+ */
+export function systemOptions(options: {
+  /** A registered system. */
+  name: string;
+  /** `KEY=VALUE` texts, as given. */
+  values: readonly string[];
+}): Record<string, string> {
+  const declared = SYSTEM_REGISTRY.entries().find((e) => e.id === options.name)?.options ?? {};
+  const out: Record<string, string> = {};
+  for (const text of options.values) {
+    const at = text.indexOf("=");
+    const key = at > 0 ? text.slice(0, at) : "";
+    if (!key) {
+      throw new RangeError(`--system-option ${text}: expected KEY=VALUE`);
+    }
+    if (!Object.hasOwn(declared, key)) {
+      const names = Object.keys(declared);
+      throw new RangeError(
+        `--system-option ${text}: system ${options.name} takes ${
+          names.length ? `${names.join(", ")}, not ${JSON.stringify(key)}` : "no options"
+        }`,
+      );
+    }
+    if (Object.hasOwn(out, key)) {
+      throw new RangeError(`--system-option ${text}: ${key} given twice`);
+    }
+    out[key] = text.slice(at + 1);
+  }
+  return out;
+}
+
+/**
  * The adapter a registered system's entry makes (built-ins through {@link resolveSystem}).
  *
  * @example

@@ -1,10 +1,19 @@
 /** Caption sentences that depend on who produced the rows. */
+import { isReferenceSpec } from "../../agents/agent_spec.ts";
 import { SIMULATOR_CAVEAT } from "../../agents/simulator_caveat.ts";
 import type { TrialRow } from "../../model/trial_row.ts";
 
-/** The simulator caveat when any row came from the offline reference agent, else "". */
-export function _simulatorNote(rows: readonly Pick<TrialRow, "simulated">[]): string {
-  return rows.some((r) => r.simulated) ? SIMULATOR_CAVEAT : "";
+/**
+ * The simulator caveat when any row came from the offline reference agent, else "" (another
+ * offline agent, a plugin's, is not the simulator the caveat describes). A row without `agent`
+ * counts by `simulated` alone.
+ */
+export function _simulatorNote(
+  rows: readonly (Pick<TrialRow, "simulated"> & { agent?: string })[],
+): string {
+  return rows.some((r) => r.simulated && (r.agent === undefined || isReferenceSpec(r.agent)))
+    ? SIMULATOR_CAVEAT
+    : "";
 }
 
 /** Sentences joined with single spaces, empty ones dropped. */

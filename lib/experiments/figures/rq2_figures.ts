@@ -7,7 +7,8 @@ import { CONDITION_COLORS } from "../../figures/condition_figure.ts";
 import { AXIS_LABEL, orderPolicies } from "../../figures/labels.ts";
 import { type OperatingPoint, PAPER_DEFAULTS } from "../../model/operating_point.ts";
 import { POLICIES } from "../../stages/management/policies.ts";
-import type { ExperimentOptions } from "../experiment_setup.ts";
+import { FILLS } from "../../stages/retrieval/fills.ts";
+import { _usePlugins, type ExperimentOptions } from "../experiment_setup.ts";
 import {
   asymmetricExposureExperiment,
   budgetFillExperiment,
@@ -71,7 +72,7 @@ export const PAPER_RANKERS = ["self", "external", "random", "chronological"];
 /**
  * Which of the paper's rankers a kit ranker plays: the agent's own LLM (`llm:self`) or its
  * offline stand-in `usefulness` is "self"; another LLM or the second heuristic
- * `distinctiveness` is "external".
+ * `distinctiveness` is "external". Any other ranker (a plugin's) plays none: it is itself.
  *
  * @example
  * ```ts
@@ -80,6 +81,7 @@ export const PAPER_RANKERS = ["self", "external", "random", "chronological"];
  * assert.equal(paperRanker("usefulness"), "self");
  * assert.equal(paperRanker("llm:gpt-5.4"), "external");
  * assert.equal(paperRanker("random"), "random");
+ * assert.equal(paperRanker("my_ranker"), "my_ranker");
  * ```
  */
 export function paperRanker(id: string): string {
@@ -97,8 +99,25 @@ const _RANKER_LABEL: Record<string, string> = {
 };
 
 /**
+ * The legend label of a ranker in Figure 5: the paper's role for the rankers that stand in for
+ * it, `external · llm:MODEL` for another model, and any other ranker (a plugin's) by its own id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rankerLabel } from "./rq2_figures.ts";
+ * assert.equal(rankerLabel("distinctiveness"), "external · distinctiveness (offline)");
+ * assert.equal(rankerLabel("llm:gpt-5.4"), "external · llm:gpt-5.4");
+ * assert.equal(rankerLabel("backwards"), "backwards");
+ * ```
+ */
+export function rankerLabel(id: string): string {
+  return _RANKER_LABEL[id] ?? (id.startsWith("llm:") ? `external · ${id}` : id);
+}
+
+/**
  * Figure 5: writing coverage by ranker, in the paper's order (MINJA): one panel per metric, one
- * line per ranker.
+ * line per ranker; a plugin's rankers (drawn by default) follow the paper's, under their own ids.
  *
  * @example
  * ```ts
@@ -124,6 +143,7 @@ export async function figure5Rankers(
     return i === -1 ? PAPER_RANKERS.length : i;
   };
   const domain = ids.toSorted((a, b) => order(a) - order(b));
+  let others = 0;
   const offline = ids.some((id) => id === "usefulness" || id === "distinctiveness");
   return _rq2Figure({
     name: "figure5_rankers",
@@ -135,10 +155,13 @@ export async function figure5Rankers(
       column: "ranker",
       header: "ranker",
       domain,
-      label: (v) => _RANKER_LABEL[v] ?? `external · ${v}`,
+      label: rankerLabel,
       name: "ranker",
-      // The paper's colours by role, whichever kit rankers play them.
-      colors: domain.map((id) => _RANKER_COLORS[paperRanker(id)] ?? "#9c6b4e"),
+      // The paper's colours by role, whichever kit rankers play them; the others in turn.
+      colors: domain.map((id) => {
+        const role = _RANKER_COLORS[paperRanker(id)];
+        return role ?? _OTHER_COLORS[others++ % _OTHER_COLORS.length];
+      }),
     },
     paper: paper.map((p) => ({
       ...p,
@@ -159,6 +182,9 @@ const _RANKER_COLORS: Record<string, string> = {
   chronological: "#ff725c",
 };
 
+/** Colours of rankers and fills that play no role of the paper's, in turn. */
+const _OTHER_COLORS = ["#9c6b4e", "#3ca951", "#6cc5b0", "#ff8ab7", "#97bbf5"];
+
 /**
  * The conditions of Figure 6, one factor changed at a time from the paper's default (K = 5,
  * the given default fill): each budget in `ks` at the default fill, then each other fill in
@@ -176,7 +202,7 @@ const _RANKER_COLORS: Record<string, string> = {
 export function figure6Conditions(options: {
   /** Budgets at the default fill; default 3, 5, 7. */
   ks?: readonly number[];
-  /** Fill orders at the default budget; default random, similarity. */
+  /** Fill orders at the default budget; default every registered one (random, similarity, plugins'). */
   fills?: readonly Fill[];
   /** The default budget; default 5. */
   k?: number;
@@ -187,7 +213,7 @@ export function figure6Conditions(options: {
   const fill = options.fill ?? PAPER_DEFAULTS.fill;
   const out = [
     ...(options.ks ?? [3, 5, 7]).map((kk) => ({ k: kk, fill })),
-    ...(options.fills ?? ["random", "similarity"]).map((f) => ({ k, fill: f })),
+    ...(options.fills ?? FILLS.ids()).map((f) => ({ k, fill: f })),
   ];
   return out.filter((c, i) => out.findIndex((d) => d.k === c.k && d.fill === c.fill) === i);
 }
@@ -212,12 +238,14 @@ export async function figure6BudgetFill(
   options: ExperimentOptions & {
     /** Budgets, each at the default fill (random); default 3, 5, 7. */
     ks?: readonly number[];
-    /** Fill orders, each at the default budget (K = 5); default random, similarity. */
+    /** Fill orders, each at the default budget (K = 5); default every registered one. */
     fills?: readonly Fill[];
     /** Exposure grid; default 0, 0.1, ..., 1. */
     grid?: readonly number[];
   },
 ): Promise<FigureResult> {
+  // A plugin's fill is registered before the conditions list the registered ones.
+  await _usePlugins(options);
   const conditions = figure6Conditions({
     ks: options.ks,
     fills: options.fills,
@@ -229,8 +257,14 @@ export async function figure6BudgetFill(
   const domain = conditions.map((c) => key(c.k, c.fill));
   const fill = options.base?.fill ?? PAPER_DEFAULTS.fill;
   let blue = 0;
+  const fills = conditions.map((c) => c.fill).filter((f, i, all) =>
+    f !== fill && all.indexOf(f) === i
+  );
+  // The paper's other fill (similarity) in orange; a plugin's fills in turn after it.
   const colors = conditions.map((c) =>
-    c.fill === fill ? _BUDGET_COLORS[Math.min(blue++, 2)] : "#ef8a17"
+    c.fill === fill
+      ? _BUDGET_COLORS[Math.min(blue++, 2)]
+      : ["#ef8a17", ..._OTHER_COLORS][fills.indexOf(c.fill) % (_OTHER_COLORS.length + 1)]
   );
   return _rq2Figure({
     name: "figure6_k_fill",
@@ -250,7 +284,16 @@ export async function figure6BudgetFill(
     paper: [],
     note: "One factor changes at a time from the default K = 5 with random fill: the budget " +
       "(K = 3, 5, 7) or the fill order (similarity: the most query-similar background records " +
-      "complete the context). The paper states no values for this figure in its text.",
+      `complete the context${
+        fills.filter((f) => f !== "similarity").map((f) =>
+          `; ${f}: ${
+            (FILLS.entries().find((e) => e.id === f)?.description ?? "a fill order").replace(
+              /\.$/,
+              "",
+            )
+          }`
+        ).join("")
+      }). The paper states no values for this figure in its text.`,
   });
 }
 

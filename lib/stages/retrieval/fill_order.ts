@@ -1,24 +1,19 @@
 /**
- * `Fill(B, k)`: the fixed order in which task-irrelevant background records fill the context.
- * Random (the paper's default) is a seeded shuffle; similarity ranks by BM25 relevance to the
- * query (MiniSearch) after excluding any record that supports `y*` or `y_adv`.
+ * `Fill(B, k)`: the fixed order in which task-irrelevant background records fill the context,
+ * by the registered fill strategy the operating point names (`FILLS`: random, the paper's
+ * default, similarity, and any plugin's).
  */
-import MiniSearch from "minisearch";
-import { matchesAnswer } from "../../text/matches.ts";
 import type { Instance } from "../../model/instance.ts";
 import type { MemoryRecord } from "../../model/memory_record.ts";
-import { deriveSeed } from "../../random/derive_seed.ts";
-import { createPrng } from "../../random/prng.ts";
-import { shuffle } from "../../random/shuffle.ts";
+import { FILLS } from "./fills.ts";
 
-/** How background fills the remaining slots. */
-export type FillMode = "random" | "similarity";
+/** How background fills the remaining slots: a registered fill id (`random`, `similarity`, ...). */
+export type FillMode = string;
 
 /**
  * The order of an instance's background records for `Fill`. `Fill(B, k)` is the first k of the
- * order restricted to the records management kept. Records that state the answer or the
- * target are never used as filler in similarity mode (they are not task-irrelevant); records
- * with no lexical overlap follow the scored ones in the seeded random order.
+ * order restricted to the records management kept. An order that names a record twice or one
+ * outside the instance's background is refused (a RangeError naming the strategy).
  *
  * @example
  * ```ts
@@ -30,32 +25,29 @@ export type FillMode = "random" | "similarity";
  *   background: [bg("b1", "The cat likes tuna."), bg("b2", "The dentist moved offices.")] };
  * const order = fillOrder({ instance, mode: "similarity", seed: 0 });
  * assert.deepEqual(order.map((r) => r.id), ["b2", "b1"]);
+ * assert.throws(() => fillOrder({ instance, mode: "oracle", seed: 0 }), /fill: unknown id "oracle"/);
  * ```
  */
 export function fillOrder(options: {
   /** The instance whose bank is ordered (reads `id`, `query`, `answer`, `target`, `background`). */
   instance: Pick<Instance, "id" | "query" | "answer" | "target" | "background">;
-  /** "random" (default in the paper) or "similarity". */
+  /** A registered fill id: "random" (the paper's default), "similarity" or a plugin's. */
   mode: FillMode;
   /** Run seed. */
   seed: number;
 }): MemoryRecord[] {
   const { instance, mode, seed } = options;
-  const randomOrder = shuffle(instance.background, {
-    prng: createPrng(deriveSeed(seed, "fill", instance.id)),
-  });
-  if (mode === "random") return randomOrder;
-  const eligible = randomOrder.filter((r) =>
-    !matchesAnswer(r.text, instance.answer) && !matchesAnswer(r.text, instance.target)
-  );
-  const index = new MiniSearch<MemoryRecord>({ fields: ["text"], storeFields: [] });
-  index.addAll(eligible);
-  const rank = new Map<string, number>();
-  index.search(instance.query, { combineWith: "OR" })
-    .forEach((hit, i) => rank.set(String(hit.id), i));
-  const position = new Map(eligible.map((r, i) => [r.id, i]));
-  return eligible.toSorted((a, b) =>
-    (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity) ||
-    position.get(a.id)! - position.get(b.id)!
-  );
+  const order = FILLS.resolve(mode).order({ instance, seed });
+  const bank = new Set(instance.background.map((r) => r.id));
+  const seen = new Set<string>();
+  for (const record of order) {
+    if (!bank.has(record?.id) || seen.has(record.id)) {
+      throw new RangeError(
+        `fill ${mode}: the order of instance ${instance.id} must list its background records at ` +
+          `most once each, got ${JSON.stringify(record?.id)}`,
+      );
+    }
+    seen.add(record.id);
+  }
+  return order;
 }
