@@ -301,7 +301,8 @@ export async function asymmetricExposureExperiment(
 
 /**
  * Figure 7 (RQ2): management policies at several memory sizes |B|, MINJA, with similarity fill
- * (unless `base.fill` says otherwise): a bank changes what the agent reads only through the
+ * (`fill`, whatever `base.fill` says, so a notebook's parameters and `reproduce` draw the same
+ * figure): a bank changes what the agent reads only through the
  * records retrieval fills the context with, and K records drawn at random from 50 or from 500
  * are alike, while the most similar of 500 are closer to the question than the most similar of
  * 50. Sizes larger than the dataset's banks are skipped and named in `note`.
@@ -320,6 +321,8 @@ export async function memorySizeExperiment(
     sizes?: readonly number[];
     /** Policies; default UM, PQ, NC, SC. */
     policies?: readonly string[];
+    /** Retrieval fill of every size; default "similarity". */
+    fill?: string;
   },
 ): Promise<ExperimentResult> {
   const rows: TrialRow[] = [];
@@ -334,7 +337,7 @@ export async function memorySizeExperiment(
           {
             attacks: options.attacks ?? ["minja"],
             policies: options.policies,
-            base: { fill: options.base?.fill ?? "similarity" },
+            base: { fill: options.fill ?? "similarity" },
           },
           size,
           1,
