@@ -24,8 +24,8 @@
  */
 import { z } from "zod";
 import { matchesAnswer } from "../../lib/text/matches.ts";
-import { InstanceFile } from "../../lib/model/instance.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import { InstanceFile } from "../../lib/schema/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 import { createPrng } from "../../lib/random/prng.ts";
 import { shuffle } from "../../lib/random/shuffle.ts";
 import {

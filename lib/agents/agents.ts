@@ -3,7 +3,7 @@
  * plugin's agents by id. `reference` (every persona), `?MECHANISM=off` variants and `llm:MODEL`
  * are specs built on demand (see `resolveAgents`).
  */
-import { createRegistry, type Registry } from "../model/registry.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
 import type { Agent } from "./agent.ts";
 import { PERSONAS } from "./personas.ts";
 import { referenceAgent } from "./reference_agent.ts";

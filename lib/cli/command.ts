@@ -64,7 +64,7 @@ import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary, type RequestFix } from "../run/error_summary.ts";
 import type { PluginError } from "../plugins/plugins.ts";
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
 export class CliError extends Error {

@@ -1,7 +1,7 @@
 /** Private text helpers shared by the instance builders (topic phrases, slugs, sentence chunks). */
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens } from "../text/normalize.ts";
-import type { Channel, SourceUnit, StatedNumber, UnitOrigin } from "../model/source_unit.ts";
+import type { Channel, SourceUnit, StatedNumber, UnitOrigin } from "../schema/source_unit.ts";
 
 const WH =
   /^(?:when|what|where|who|whom|whose|which|why|how(?:\s+(?:long|many|much|often|old|far))?)\b/i;

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens, stemToken } from "../text/normalize.ts";
 import { latestDayDate } from "../text/day_date.ts";
-import type { Trace } from "../model/trace.ts";
+import type { Trace } from "../schema/trace.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 import {

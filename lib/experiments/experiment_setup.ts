@@ -2,10 +2,10 @@
 import type { Agent } from "../agents/agent.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { OperatingPoint } from "../model/operating_point.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { OperatingPoint } from "../schema/operating_point.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
 import type { SweepOptions } from "../run/sweep.ts";
 import { loadPlugins, type Plugin, registerPlugin } from "../plugins/plugins.ts";

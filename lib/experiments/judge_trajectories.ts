@@ -1,7 +1,7 @@
 /** The trajectories a judge is validated on: one sweep at the paper's default operating point. */
-import type { Instance } from "../model/instance.ts";
-import { PAPER_DEFAULTS } from "../model/operating_point.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { Instance } from "../schema/instance.ts";
+import { PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { sweep } from "../run/sweep.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
 import { _agents, _instances } from "./experiment_setup.ts";

@@ -1,8 +1,8 @@
 /** The experiments behind the figures: each runs the sweeps one figure needs and summarizes. */
 import type pl from "nodejs-polars";
-import type { TrialRow } from "../model/trial_row.ts";
-import { PAPER_DEFAULTS } from "../model/operating_point.ts";
-import type { Stage } from "../model/operating_point.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import { PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import type { Stage } from "../schema/operating_point.ts";
 import { sweep } from "../run/sweep.ts";
 import { summarize } from "../stats/summarize.ts";
 import { withBackend } from "./backend.ts";

@@ -1,9 +1,9 @@
 /** Shared, cached resources of a sweep: rankings, unit writes, fill orders, policies, judge. */
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
-import type { Instance } from "../model/instance.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { Trace } from "../model/trace.ts";
+import type { Instance } from "../schema/instance.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { Trace } from "../schema/trace.ts";
 import type { ManagementPolicy } from "../stages/management/policy.ts";
 import { resolvePolicy } from "../stages/management/policies.ts";
 import { type FillMode, fillOrder } from "../stages/retrieval/fill_order.ts";

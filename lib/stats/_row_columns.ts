@@ -5,7 +5,7 @@ import pl from "nodejs-polars";
 export type _Kind = "string" | "number" | "integer" | "boolean";
 
 /**
- * Types of the TrialRow columns (lib/model/trial_row.ts) and of the existing-systems columns
+ * Types of the TrialRow columns (lib/schema/trial_row.ts) and of the existing-systems columns
  * that summaries read or group on; a test checks them against the zod contract. Any other
  * grouping column takes the kind of its value on line 1.
  */

@@ -1,5 +1,5 @@
 /** Shared helpers of the system tables: error-free shares of row flags. */
-import type { SystemRow } from "../model/system_row.ts";
+import type { SystemRow } from "../schema/system_row.ts";
 
 /** Share of error-free rows where `pick` is true; NaN when none. */
 export function _share(rows: readonly SystemRow[], pick: (r: SystemRow) => boolean | null): number {

@@ -3,11 +3,11 @@
  * instance, attack and trial: writing runs once, and M0 (native management off) and M1 (on) are
  * applied from that same pre-management state.
  */
-import type { Channel } from "../model/source_unit.ts";
-import type { ManagementMode } from "../model/system_row.ts";
+import type { Channel } from "../schema/source_unit.ts";
+import type { ManagementMode } from "../schema/system_row.ts";
 import type { SystemPort } from "./system_port.ts";
 
-export type { ManagementMode } from "../model/system_row.ts";
+export type { ManagementMode } from "../schema/system_row.ts";
 
 /** One source unit handed to a system, with the channel it came from. */
 export interface WriteUnit {

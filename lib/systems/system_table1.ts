@@ -1,7 +1,7 @@
 /** Table 1 from system rows: WR, U0 and clean/poisoned utility and ASR per system and mode. */
 import pl from "nodejs-polars";
 import { writingRetention } from "../stats/writing_retention.ts";
-import type { SystemRow } from "../model/system_row.ts";
+import type { SystemRow } from "../schema/system_row.ts";
 import { _labeller, _share } from "./_rates.ts";
 
 /** One writing trial per trace: the mean share over the rows that wrote it (usually one). */

@@ -1,6 +1,6 @@
 /** Table 2 from system rows: RSR, risk-record RSR, utilities and ASR against K, long form. */
 import pl from "nodejs-polars";
-import type { SystemRow } from "../model/system_row.ts";
+import type { SystemRow } from "../schema/system_row.ts";
 import { _instanceShare, _labeller, _share } from "./_rates.ts";
 
 /**

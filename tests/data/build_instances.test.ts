@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { parseDayDate } from "../../lib/text/day_date.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
-import { Instance } from "../../lib/model/instance.ts";
+import { Instance } from "../../lib/schema/instance.ts";
 import { answerKindOf } from "../../lib/data/answer_kind.ts";
 import { targetProblem } from "../../lib/data/attack_targets.ts";
 import { containsQuery } from "../../lib/data/helpful_trace.ts";

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { MemoryRecord } from "../../lib/model/memory_record.ts";
+import type { MemoryRecord } from "../../lib/schema/memory_record.ts";
 import { BUILTIN_POLICIES, resolvePolicy } from "../../lib/stages/management/policies.ts";
 import { memoryState } from "../../lib/stages/management/memory_state.ts";
 import { quarantineWhere } from "../../lib/stages/management/policy.ts";
 import { isInconsistent, strictConflict } from "../../lib/stages/management/strict_conflict.ts";
-import type { Channel, SourceUnit } from "../../lib/model/source_unit.ts";
-import type { Trace } from "../../lib/model/trace.ts";
+import type { Channel, SourceUnit } from "../../lib/schema/source_unit.ts";
+import type { Trace } from "../../lib/schema/trace.ts";
 
 const FC = { seed: 7, numRuns: 300 };
 

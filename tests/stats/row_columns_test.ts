@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TrialRow } from "../../lib/model/trial_row.ts";
+import { TrialRow } from "../../lib/schema/trial_row.ts";
 import { _COLUMN_KINDS, _misfit } from "../../lib/stats/_row_columns.ts";
 
 // A valid value of each kind, for the columns whose schema narrows it further.

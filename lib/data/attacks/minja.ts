@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { matchesAnswer } from "../../text/matches.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { Prng } from "../../random/prng.ts";
 import { shuffle } from "../../random/shuffle.ts";
 import { type AnswerKind, answerKindOf } from "../answer_kind.ts";

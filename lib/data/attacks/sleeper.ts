@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { matchesAnswer } from "../../text/matches.ts";
 import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { Prng } from "../../random/prng.ts";
 import { containsQuery } from "../helpful_trace.ts";
 import { _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";

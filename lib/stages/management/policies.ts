@@ -1,5 +1,5 @@
 /** The management-policy registry: the built-ins in the paper's order, then any plugin's. */
-import { createRegistry, type Registry } from "../../model/registry.ts";
+import { createRegistry, type Registry } from "../../schema/registry.ts";
 import { numericConflict } from "./numeric_conflict.ts";
 import type { ManagementPolicy } from "./policy.ts";
 import { provenanceQuarantine } from "./provenance_quarantine.ts";

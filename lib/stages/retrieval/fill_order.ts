@@ -5,8 +5,8 @@
  */
 import MiniSearch from "minisearch";
 import { matchesAnswer } from "../../text/matches.ts";
-import type { Instance } from "../../model/instance.ts";
-import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { Instance } from "../../schema/instance.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
 import { deriveSeed } from "../../random/derive_seed.ts";
 import { createPrng } from "../../random/prng.ts";
 import { shuffle } from "../../random/shuffle.ts";

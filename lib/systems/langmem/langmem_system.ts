@@ -2,7 +2,7 @@
  * LangMem behind the adapter: upstream's `MemoryStoreManager` flow (search the store, run the
  * memory manager, apply its inserts, patches and removals) over an in-memory store.
  */
-import { stableId } from "../../model/stable_id.ts";
+import { stableId } from "../../schema/stable_id.ts";
 import { cosine } from "../cosine.ts";
 import type {
   ManagementMode,

@@ -8,7 +8,7 @@
  * relayed correction (a report that a stored entry changed, `RELAYED_CORRECTION`) a quarter: it is
  * hearsay about memory, not a fact.
  */
-import type { Trace } from "../../../model/trace.ts";
+import type { Trace } from "../../../schema/trace.ts";
 import type { Ranker } from "../ranker.ts";
 import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
 import { sentencesOf, stripScaffolding } from "./usefulness.ts";

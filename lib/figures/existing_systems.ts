@@ -4,10 +4,10 @@
  * beside them when rows of `deno task systems` are given.
  */
 import pl from "nodejs-polars";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable } from "../../figures/display_table.ts";
-import { table1Frame, table2Frame } from "../../figures/paper_tables.ts";
-import { topKFigure } from "../../figures/top_k_figure.ts";
+import { displayFigure } from "./display_figure.ts";
+import { displayTable } from "./display_table.ts";
+import { table1Frame, table2Frame } from "./paper_tables.ts";
+import { topKFigure } from "./top_k_figure.ts";
 import { _paperValues, type FigureResult } from "./figure_result.ts";
 
 /**

@@ -2,20 +2,20 @@
  * Figure 3 (RQ1): the three stage sweeps, drawn as one figure and as one figure per stage
  * column; the specs that `deno task reproduce` and notebooks 00 and 02-04 share.
  */
-import { besidePaper } from "../../figures/beside_paper.ts";
-import { compactSummary } from "../../figures/compact_summary.ts";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable, stackTables } from "../../figures/display_table.ts";
+import { besidePaper } from "../figures/beside_paper.ts";
+import { compactSummary } from "../figures/compact_summary.ts";
+import { displayFigure } from "../figures/display_figure.ts";
+import { displayTable, stackTables } from "../figures/display_table.ts";
 import {
   drawFigure3Column as drawColumn,
   type Figure3Stage,
   figure3Stages,
-} from "../../figures/figure3_stages.ts";
-import { AXIS_LABEL, orderPolicies, panelLabel } from "../../figures/labels.ts";
-import type { TrialRow } from "../../model/trial_row.ts";
-import type { ExperimentResult } from "../stage_experiments.ts";
-import { _sentences, _simulatorNote } from "./_notes.ts";
-import { _formatKey, _paperValues, type FigureResult } from "./figure_result.ts";
+} from "../figures/figure3_stages.ts";
+import { AXIS_LABEL, orderPolicies, panelLabel } from "../figures/labels.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import type { ExperimentResult } from "./stage_experiments.ts";
+import { _sentences, _simulatorNote } from "../figures/figure_notes.ts";
+import { _formatKey, _paperValues, type FigureResult } from "../figures/figure_result.ts";
 
 const _X = { writing: "thetaW", management: "policy", retrieval: "thetaR" } as const;
 const _KEYS = [["dataset", "dataset"], ["attack", "attack"]] as const;
@@ -90,7 +90,7 @@ function _tables(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { figure3Column } from "./figure3.ts";
  * const result = await stageExperiment({ stage: "management", n: 2, resamples: 10 });
  * const fig = await figure3Column({ stage: "management", result });
@@ -130,7 +130,7 @@ export async function figure3Column(options: {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { figure3 } from "./figure3.ts";
  * const run = (stage: "writing" | "management" | "retrieval") => stageExperiment({ stage, n: 2, resamples: 10, grid: stage === "management" ? undefined : [0, 1] });
  * const fig = await figure3({ results: { writing: await run("writing"), management: await run("management"), retrieval: await run("retrieval") } });

@@ -3,18 +3,18 @@
  * (Figures 4-7), or one panel with a line per metric (asymmetric exposure), with its two tables
  * and CSV.
  */
-import { besidePaper } from "../../figures/beside_paper.ts";
-import { compactSummary } from "../../figures/compact_summary.ts";
-import { conditionFigure } from "../../figures/condition_figure.ts";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable } from "../../figures/display_table.ts";
-import { METRIC_STYLE } from "../../figures/_metric_panels.ts";
-import { fixed } from "../../figures/labels.ts";
-import type { PaperValue } from "../../figures/paper_values.ts";
-import { stageFigure } from "../../figures/stage_figure.ts";
-import type { ExperimentResult } from "../stage_experiments.ts";
-import { _sentences, _simulatorNote } from "./_notes.ts";
-import { _formatKey, type FigureResult } from "./figure_result.ts";
+import { besidePaper } from "../figures/beside_paper.ts";
+import { compactSummary } from "../figures/compact_summary.ts";
+import { conditionFigure } from "../figures/condition_figure.ts";
+import { displayFigure } from "../figures/display_figure.ts";
+import { displayTable } from "../figures/display_table.ts";
+import { METRIC_STYLE } from "../figures/_metric_panels.ts";
+import { fixed } from "../figures/labels.ts";
+import type { PaperValue } from "../figures/paper_values.ts";
+import { stageFigure } from "../figures/stage_figure.ts";
+import type { ExperimentResult } from "./stage_experiments.ts";
+import { _sentences, _simulatorNote } from "../figures/figure_notes.ts";
+import { _formatKey, type FigureResult } from "../figures/figure_result.ts";
 
 /** The lines of a condition figure. */
 export interface _Condition {

@@ -3,20 +3,20 @@
  * asymmetric exposure and Figure 7 (memory size), each running its experiment and drawing it
  * with its facets, labels, notes and grid; `deno task reproduce` and notebooks 04-05 share them.
  */
-import { CONDITION_COLORS } from "../../figures/condition_figure.ts";
-import { AXIS_LABEL, orderPolicies } from "../../figures/labels.ts";
-import { type OperatingPoint, PAPER_DEFAULTS } from "../../model/operating_point.ts";
-import { POLICIES } from "../../stages/management/policies.ts";
-import type { ExperimentOptions } from "../experiment_setup.ts";
+import { CONDITION_COLORS } from "../figures/condition_figure.ts";
+import { AXIS_LABEL, orderPolicies } from "../figures/labels.ts";
+import { type OperatingPoint, PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import { POLICIES } from "../stages/management/policies.ts";
+import type { ExperimentOptions } from "./experiment_setup.ts";
 import {
   asymmetricExposureExperiment,
   budgetFillExperiment,
   memorySizeExperiment,
   rankerExperiment,
   traceLoadExperiment,
-} from "../stage_experiments.ts";
-import { _rq2Figure } from "./_rq2.ts";
-import { _paperValues, type FigureResult } from "./figure_result.ts";
+} from "./stage_experiments.ts";
+import { _rq2Figure } from "./rq2_figure.ts";
+import { _paperValues, type FigureResult } from "../figures/figure_result.ts";
 
 /** Trace loads from light to heavy: one blue, darkening. */
 const _LOAD_COLORS = ["#97bbf5", "#4269d0", "#1b2f78"];

@@ -1,6 +1,6 @@
 /** Caption sentences that depend on who produced the rows. */
-import { SIMULATOR_CAVEAT } from "../../agents/simulator_caveat.ts";
-import type { TrialRow } from "../../model/trial_row.ts";
+import { SIMULATOR_CAVEAT } from "../agents/simulator_caveat.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 /** The simulator caveat when any row came from the offline reference agent, else "". */
 export function _simulatorNote(rows: readonly Pick<TrialRow, "simulated">[]): string {
