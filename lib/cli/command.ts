@@ -317,8 +317,8 @@ export const opt = {
  */
 export const PLUGIN_OPTION: OptionSpec<string[], true> = opt.repeated({
   description: "A plugin module whose default export adds policies, rankers, writers, agents, " +
-    'judges, systems or datasets (see the README, "Adding a management policy"); loaded ' +
-    "before the other options are checked.",
+    'judges, systems or datasets (see docs/extending.md, "Adding a management policy"); ' +
+    "loaded before the other options are checked.",
   placeholder: "FILE.ts",
   example: "my_policy.ts",
 });

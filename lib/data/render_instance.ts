@@ -1,4 +1,4 @@
-/** Format an instance as plain text, for the README, notebooks and debugging. */
+/** Format an instance as plain text, for the docs (docs/data.md), notebooks and debugging. */
 import type { Instance } from "../schema/instance.ts";
 import type { Trace } from "../schema/trace.ts";
 
