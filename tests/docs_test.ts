@@ -122,3 +122,22 @@ Deno.test("headingSlug() and linkTargets() read headings and links as GitHub doe
     ["x.md#y", "f.png", "docs/z.md"],
   );
 });
+
+Deno.test("no doc example uses console.assert, which cannot fail", async () => {
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const e of Deno.readDir(join(root, dir))) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) await walk(path);
+      else if (/\.(ts|md)$/.test(e.name)) {
+        const text = await Deno.readTextFile(join(root, path));
+        if (text.includes("console.assert(")) found.push(path);
+      }
+    }
+  };
+  for (const dir of ["lib", "docs"]) await walk(dir);
+  if ((await Deno.readTextFile(join(root, "README.md"))).includes("console.assert(")) {
+    found.push("README.md");
+  }
+  assert.deepEqual(found, []);
+});

@@ -73,7 +73,7 @@ export interface ExperimentOptions {
 }
 
 /** Register the experiment's plugins (again is a no-op; a bad one throws `PluginError`). */
-export async function _usePlugins(options: ExperimentOptions): Promise<void> {
+export async function usePlugins(options: ExperimentOptions): Promise<void> {
   for (const plugin of options.plugins ?? []) {
     if (typeof plugin === "string") await loadPlugins({ paths: [plugin] });
     else registerPlugin({ plugin, source: "ExperimentOptions.plugins" });
@@ -85,7 +85,7 @@ export async function _usePlugins(options: ExperimentOptions): Promise<void> {
 const _built = new Map<string, Promise<Instance[]>>();
 
 /** Load `n` instances of a dataset at a bank size and trace load. */
-export async function _instances(
+export async function experimentInstances(
   options: ExperimentOptions,
   bankSize: number,
   traceLoad: number,
@@ -121,7 +121,7 @@ export async function _instances(
 }
 
 /** The agents, default every reference persona. */
-export function _agents(options: ExperimentOptions): readonly Agent[] {
+export function experimentAgents(options: ExperimentOptions): readonly Agent[] {
   return options.agents ?? resolveAgents({ specs: ["reference"] });
 }
 

@@ -14,8 +14,8 @@ import {
 import { AXIS_LABEL, orderPolicies, panelLabel } from "../figures/labels.ts";
 import type { TrialRow } from "../schema/trial_row.ts";
 import type { ExperimentResult } from "./stage_experiments.ts";
-import { _sentences, _simulatorNote } from "../figures/figure_notes.ts";
-import { _formatKey, _paperValues, type FigureResult } from "../figures/figure_result.ts";
+import { joinSentences, simulatorNote } from "../figures/figure_notes.ts";
+import { type FigureResult, formatKey, paperValues } from "../figures/figure_result.ts";
 
 const _X = { writing: "thetaW", management: "policy", retrieval: "thetaR" } as const;
 const _KEYS = [["dataset", "dataset"], ["attack", "attack"]] as const;
@@ -53,7 +53,7 @@ export function fixedStages(options: {
 function _tables(
   stage: Figure3Stage,
   result: ExperimentResult,
-  paper: Awaited<ReturnType<typeof _paperValues>>,
+  paper: Awaited<ReturnType<typeof paperValues>>,
 ) {
   const x = _X[stage];
   const records = result.summary.toRecords();
@@ -63,7 +63,7 @@ function _tables(
   return {
     summary: displayTable({
       title: `Figure 3, ${stage}: median across agents (${result.agentLabel})`,
-      frame: compactSummary({ summary: records, x, categories, keys: _KEYS, format: _formatKey }),
+      frame: compactSummary({ summary: records, x, categories, keys: _KEYS, format: formatKey }),
       digits: 2,
     }),
     besidePaper: displayTable({
@@ -74,7 +74,7 @@ function _tables(
         xLabel: AXIS_LABEL[x],
         categories,
         keys: _KEYS,
-        format: _formatKey,
+        format: formatKey,
         panelOf: (r) => panelLabel({ dataset: r.dataset, attack: r.attack }),
         paper: paper.figures.filter((p) => p.figure === "figure3" && p.stage === stage),
       }),
@@ -105,14 +105,14 @@ export async function figure3Column(options: {
   result: ExperimentResult;
 }): Promise<FigureResult> {
   const { stage, result } = options;
-  const paper = await _paperValues();
+  const paper = await paperValues();
   const element = drawColumn({
     stage,
     summary: result.summary,
     agentLabel: result.agentLabel,
     paper: paper.figures,
     fixed: fixedStages({ rows: result.rows, stage }),
-    note: _sentences(result.note, _simulatorNote(result.rows)),
+    note: joinSentences(result.note, simulatorNote(result.rows)),
   });
   const name = `figure3_${stage}`;
   return {
@@ -143,7 +143,7 @@ export async function figure3(options: {
   results: Record<Figure3Stage, ExperimentResult>;
 }): Promise<FigureResult> {
   const { results } = options;
-  const paper = await _paperValues();
+  const paper = await paperValues();
   const rows = [...results.writing.rows, ...results.management.rows, ...results.retrieval.rows];
   const m = results.management.rows[0];
   const w = results.writing.rows[0];
@@ -158,7 +158,7 @@ export async function figure3(options: {
     fixed: m && w
       ? `θw = ${m.thetaW}, ${w.policy}, θr = ${w.thetaR}, K = ${w.k}, |B| = ${w.bankSize}`
       : undefined,
-    note: _simulatorNote(rows),
+    note: simulatorNote(rows),
   });
   const tables = (["writing", "management", "retrieval"] as const).map((s) =>
     _tables(s, results[s], paper)

@@ -8,8 +8,8 @@ import { midFigure } from "../figures/mid_figure.ts";
 import { summarize } from "../stats/summarize.ts";
 import { withBackend } from "./backend.ts";
 import type { ExperimentResult } from "./stage_experiments.ts";
-import { _simulatorNote } from "../figures/figure_notes.ts";
-import { _formatKey, type FigureResult } from "../figures/figure_result.ts";
+import { simulatorNote } from "../figures/figure_notes.ts";
+import { type FigureResult, formatKey } from "../figures/figure_result.ts";
 
 /** Resamples of the pooled MID intervals (fixed, so notebooks and reproduce agree). */
 export const MID_RESAMPLES = 1000;
@@ -84,8 +84,8 @@ export function midDisplay(options: {
       ? order.indexOf(String(a[x])) - order.indexOf(String(b[x]))
       : Number(a[x]) - Number(b[x]))
   ).map((r): Record<string, unknown> => ({
-    dataset: _formatKey("dataset", r.dataset),
-    attack: _formatKey("attack", r.attack),
+    dataset: formatKey("dataset", r.dataset),
+    attack: formatKey("attack", r.attack),
     [AXIS_LABEL[x]]: String(r[x]),
     "MID (ASR)": r.midAsr as number | null,
     "ASR lo": r.midAsrLo as number | null,
@@ -143,7 +143,7 @@ export function midIntervals(options: {
   const element = midFigure({
     summaries: tables,
     agentLabel: results.writing.agentLabel,
-    note: _simulatorNote(rows),
+    note: simulatorNote(rows),
   });
   const management = tables.management.toRecords();
   return Promise.resolve({
@@ -156,13 +156,13 @@ export function midIntervals(options: {
         x: "policy",
         categories: orderPolicies(management.map((r) => String(r.policy))),
         keys: [["dataset", "dataset"], ["attack", "attack"]],
-        format: _formatKey,
+        format: formatKey,
         metrics: ["midAsr", "midUtility"],
       }),
       digits: 2,
       caption: `Intervals in mid_*.csv; e.g. ${
         management.slice(0, 1).map((r) =>
-          `${_formatKey("attack", r.attack)} ${r.policy}: MID (ASR) ${fixed(r.midAsr)} [${
+          `${formatKey("attack", r.attack)} ${r.policy}: MID (ASR) ${fixed(r.midAsr)} [${
             fixed(r.midAsrLo)
           }, ${fixed(r.midAsrHi)}]`
         ).join("")

@@ -10,7 +10,7 @@ import { type ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
 import { param } from "./notebook_param.ts";
 import { repoCachePath, repoDataDir, repoPath } from "./repo_paths.ts";
-import { _simulatorNote } from "../figures/figure_notes.ts";
+import { simulatorNote } from "../figures/figure_notes.ts";
 
 /** The knobs of a notebook's parameters cell that every experiment reads. */
 export interface NotebookKnobs {
@@ -137,7 +137,7 @@ export function notebookBanner(options: {
       o.models?.judge.id ?? "deterministic"
     }\`; dataset \`${String(o.dataset ?? "demo").replace(/^.*\//, "")}\`${
       o.n ? `, first ${o.n} instances` : ""
-    }; seed ${o.seed ?? 0}.` + (simulated ? `\n\n${_simulatorNote([{ simulated: true }])}` : "");
+    }; seed ${o.seed ?? 0}.` + (simulated ? `\n\n${simulatorNote([{ simulated: true }])}` : "");
   const banner = { text };
   Object.defineProperty(banner, Symbol.for("Jupyter.display"), {
     enumerable: false,

@@ -15,8 +15,8 @@ import {
   rankerExperiment,
   traceLoadExperiment,
 } from "./stage_experiments.ts";
-import { _rq2Figure } from "./rq2_figure.ts";
-import { _paperValues, type FigureResult } from "../figures/figure_result.ts";
+import { rq2Figure } from "./rq2_figure.ts";
+import { type FigureResult, paperValues } from "../figures/figure_result.ts";
 
 /** Trace loads from light to heavy: one blue, darkening. */
 const _LOAD_COLORS = ["#97bbf5", "#4269d0", "#1b2f78"];
@@ -42,9 +42,9 @@ export async function figure4TraceLoad(
   },
 ): Promise<FigureResult> {
   const result = await traceLoadExperiment(options);
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure4");
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "figure4");
   const loads = (options.loads ?? [0.75, 1, 1.25]).map(String);
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure4_trace_load",
     title: "Figure 4. Writing coverage under different trace loads",
     result,
@@ -117,7 +117,7 @@ export async function figure5Rankers(
   },
 ): Promise<FigureResult> {
   const result = await rankerExperiment(options);
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure5");
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "figure5");
   const ids = [...new Set(result.rows.map((r) => r.ranker))];
   const order = (id: string) => {
     const i = PAPER_RANKERS.indexOf(paperRanker(id));
@@ -125,7 +125,7 @@ export async function figure5Rankers(
   };
   const domain = ids.toSorted((a, b) => order(a) - order(b));
   const offline = ids.some((id) => id === "usefulness" || id === "distinctiveness");
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure5_rankers",
     title: "Figure 5. Writing coverage by writing-stage ranker",
     result,
@@ -232,7 +232,7 @@ export async function figure6BudgetFill(
   const colors = conditions.map((c) =>
     c.fill === fill ? _BUDGET_COLORS[Math.min(blue++, 2)] : "#ef8a17"
   );
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure6_k_fill",
     title: "Figure 6. Retrieval exposure by budget K and fill order",
     result,
@@ -272,8 +272,8 @@ export async function asymmetricExposure(
   },
 ): Promise<FigureResult> {
   const result = await asymmetricExposureExperiment(options);
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "asymmetric");
-  return _rq2Figure({
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "asymmetric");
+  return rq2Figure({
     name: "asymmetric_exposure",
     title: "Asymmetric exposure: the helpful record's exposure fixed, the risk record's rising",
     result,
@@ -317,7 +317,7 @@ export async function figure7MemorySize(
   const demo = (options.dataset ?? "demo") === "demo";
   const sizes = options.sizes ?? (demo ? [25, 50, 100, 128] : [50, 100, 300, 500]);
   const result = await memorySizeExperiment({ ...options, sizes });
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure7");
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "figure7");
   const drawn = new Set(result.rows.map((r) => r.bankSize));
   const categories = [...new Set([...drawn, ...paper.map((p) => Number(p.x))])]
     .sort((a, b) => a - b).map(String);
@@ -326,7 +326,7 @@ export async function figure7MemorySize(
     ...result.rows.map((r) => r.policy),
   ]).filter((p) => result.rows.some((r) => r.policy === p));
   const missing = paper.map((p) => Number(p.x)).filter((b) => !drawn.has(b));
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure7_memory_size",
     title: "Figure 7. Management policy by memory size |B|",
     result,

@@ -7,7 +7,12 @@ import { sweep } from "../run/sweep.ts";
 import { summarize } from "../stats/summarize.ts";
 import { withBackend } from "./backend.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
-import { _agents, _instances, _usePlugins, agentLabel } from "./experiment_setup.ts";
+import {
+  agentLabel,
+  experimentAgents,
+  experimentInstances,
+  usePlugins,
+} from "./experiment_setup.ts";
 
 /** An experiment's rows, its per-agent summary and what the caption should say. */
 export interface ExperimentResult {
@@ -33,12 +38,12 @@ async function _run(
   bankSize: number,
   traceLoad: number,
 ): Promise<TrialRow[]> {
-  await _usePlugins(options);
+  await usePlugins(options);
   return await (options.sweep ?? sweep)({
     stage,
-    instances: await _instances(options, bankSize, traceLoad),
+    instances: await experimentInstances(options, bankSize, traceLoad),
     dataset: options.dataset ?? "demo",
-    agents: _agents(options),
+    agents: experimentAgents(options),
     seed: options.seed ?? 0,
     progress: options.progress?.(label),
     judge: options.models?.judge,
@@ -192,7 +197,7 @@ export async function rankerExperiment(
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
-  const simulated = _agents(options).every((a) => a.simulated);
+  const simulated = experimentAgents(options).every((a) => a.simulated);
   const rankers = options.rankers ??
     (simulated ? OFFLINE_FIGURE5_RANKERS : ["llm:self", "random", "chronological"]);
   const rows: TrialRow[] = [];

@@ -31,13 +31,13 @@ export interface FigureResult {
 let _paper: Promise<PaperValues> | undefined;
 
 /** The paper's values, loaded once per process. */
-export function _paperValues(): Promise<PaperValues> {
+export function paperValues(): Promise<PaperValues> {
   _paper ??= loadPaperValues();
   return _paper;
 }
 
 /** How table keys show: attacks and datasets by their names in the paper. */
-export function _formatKey(column: string, value: unknown): string {
+export function formatKey(column: string, value: unknown): string {
   if (column === "attack") return ATTACK_LABEL[String(value)] ?? String(value);
   if (column === "dataset") {
     return DATASET_LABEL[String(value)] ?? String(value).replace(/^.*\//, "");

@@ -53,8 +53,6 @@ export function sweepResources(options: {
   writer: Writer;
   /** Rankers by id besides the registered ones (`RANKERS`); default none. */
   rankers?: Readonly<Record<string, Ranker>>;
-  /** Extra management policies by id; default none. */
-  policies?: Readonly<Record<string, ManagementPolicy>>;
   /** Builds rankers not in `rankers` (e.g. `llm:self`, `llm:MODEL`); default none. */
   rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
   /**
@@ -103,7 +101,7 @@ export function sweepResources(options: {
       }
       return ranking;
     },
-    policy: (id) => resolvePolicy({ id, extra: options.policies }),
+    policy: (id) => resolvePolicy({ id }),
     fillOrder(instance, mode, seed) {
       const key = JSON.stringify([instance.id, instance.background.length, mode, seed]);
       let order = fills.get(key);

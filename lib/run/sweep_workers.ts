@@ -144,9 +144,7 @@ export function workerPlan(context: {
     if (!RANKERS.get(p.ranker)) refuse(`ranker ${p.ranker} is not a registered ranker`);
   }
   // A ranker factory is not needed: every ranker is registered (checked above).
-  for (const name of ["rankers", "extraPolicies"] as const) {
-    if (options[name] !== undefined) refuse(`${name} holds functions`);
-  }
+  if (options.rankers !== undefined) refuse("rankers holds functions");
   const {
     agents: _a,
     judge: _j,

@@ -156,8 +156,9 @@ interface _Transcript {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hindsightSystem } from "./hindsight.ts";
- * console.assert(hindsightSystem({ baseUrl: "http://127.0.0.1:9" }).system === "Hindsight");
+ * assert.equal(hindsightSystem({ baseUrl: "http://127.0.0.1:9" }).system, "Hindsight");
  * ```
  */
 export function hindsightSystem(

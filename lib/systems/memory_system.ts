@@ -90,6 +90,7 @@ export interface SystemSession {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { MemorySystem, TracedRecord } from "./memory_system.ts";
  * const records: TracedRecord[] = [];
  * const echo: MemorySystem = {
@@ -102,7 +103,7 @@ export interface SystemSession {
  *     close: () => Promise.resolve(),
  *   }),
  * };
- * console.assert(echo.name === "echo");
+ * assert.equal(echo.name, "echo");
  * ```
  */
 export interface MemorySystem {

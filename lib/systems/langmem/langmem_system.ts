@@ -59,10 +59,11 @@ function _message(unit: WriteUnit): ManagerMessage {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { langmemSystem } from "./langmem_system.ts";
  * import { SystemPort } from "../system_port.ts";
  * const system = langmemSystem({ port: new SystemPort({ chat: null, embedder: null }) });
- * console.assert(system.system === "LangMem");
+ * assert.equal(system.system, "LangMem");
  * ```
  */
 export function langmemSystem(options: {
