@@ -42,13 +42,22 @@ export function answerValue(answer: string): number | null {
   return null;
 }
 
-/** Content words of a text (for overlap ranking). */
+/**
+ * Content words of a text (for overlap ranking): its tokens of four letters or more, without the
+ * words that frame a question rather than say what it asks (`QUESTION_FRAME_WORDS`).
+ */
 export function contentWords(text: string): Set<string> {
   return new Set(
-    normalizeTokens(text).filter((t) => t.length > 3 && !_STOP.has(t)),
+    normalizeTokens(text).filter((t) => t.length > 3 && !QUESTION_FRAME_WORDS.has(t)),
   );
 }
-const _STOP = new Set([
+
+/**
+ * Question words, auxiliaries and quantity words of four letters or more. Not the kit's stop words
+ * (`STOP_WORDS`, NLTK's): with those, other questions count as alike and the LoCoMo and
+ * LongMemEval instances change.
+ */
+const QUESTION_FRAME_WORDS = new Set([
   "what",
   "when",
   "where",
