@@ -19,17 +19,17 @@
 //   lifetimes (one per pair, one per sweep); runSweep passes the same resources to every pair.
 
 // Data model (the kit's public contract)
-export { Channel, SourceUnit, StatedNumber } from "./model/source_unit.ts";
-export { Trace } from "./model/trace.ts";
-export { MemoryRecord, Provenance, RecordRole } from "./model/memory_record.ts";
-export { Attack, Instance, InstanceFile } from "./model/instance.ts";
+export { Channel, SourceUnit, StatedNumber } from "./schema/source_unit.ts";
+export { Trace } from "./schema/trace.ts";
+export { MemoryRecord, Provenance, RecordRole } from "./schema/memory_record.ts";
+export { Attack, Instance, InstanceFile } from "./schema/instance.ts";
 export {
   OFFLINE_RANKER,
   OperatingPoint,
   PAPER_DEFAULTS,
   PolicyId,
   Stage,
-} from "./model/operating_point.ts";
+} from "./schema/operating_point.ts";
 export {
   Condition,
   JudgeScope,
@@ -37,11 +37,11 @@ export {
   RowKind,
   TRIAL_ROW_COLUMNS,
   TrialRow,
-} from "./model/trial_row.ts";
-export { ManagementMode, SYSTEM_ROW_COLUMNS, SystemRow } from "./model/system_row.ts";
-export type { ModelUsage } from "./model/model_usage.ts";
-export { stableId } from "./model/stable_id.ts";
-export { trajectoryId } from "./model/trajectory_id.ts";
+} from "./schema/trial_row.ts";
+export { ManagementMode, SYSTEM_ROW_COLUMNS, SystemRow } from "./schema/system_row.ts";
+export type { ModelUsage } from "./schema/model_usage.ts";
+export { stableId } from "./schema/stable_id.ts";
+export { trajectoryId } from "./schema/trajectory_id.ts";
 
 // Text matching and normalization
 export { tokenJaccard } from "./text/token_jaccard.ts";
@@ -252,8 +252,8 @@ export type { PhraseShape } from "./data/phrase_shape.ts";
 
 // Extension points: one registry each (lists, --help and figures derive from them), and the
 // plugins (`--plugin FILE.ts`, `plugins` in the notebook API) that add entries to them
-export { createRegistry } from "./model/registry.ts";
-export type { Registry, RegistryEntry } from "./model/registry.ts";
+export { createRegistry } from "./schema/registry.ts";
+export type { Registry, RegistryEntry } from "./schema/registry.ts";
 export { POLICIES, registerPolicy } from "./stages/management/policies.ts";
 export { OFFLINE_RANKERS, RANKERS, registerRanker } from "./stages/writing/rankers.ts";
 export { registerWriter, WRITERS } from "./stages/writing/writers.ts";
@@ -261,7 +261,7 @@ export { AGENTS, registerPersona } from "./agents/agents.ts";
 export { PERSONA_REGISTRY } from "./agents/persona_registry.ts";
 export { FILLS, registerFill } from "./stages/retrieval/fills.ts";
 export { JUDGES, registerJudge } from "./judges/judges.ts";
-export { FIGURES } from "./experiments/figures/figures.ts";
+export { FIGURES } from "./experiments/figure_registry.ts";
 export { SYSTEM_REGISTRY, systemOptions } from "./systems/systems.ts";
 export type { SystemContext, SystemMaker } from "./systems/systems.ts";
 export { loadPlugins, PLUGIN_FIELDS, PluginError, registerPlugin } from "./plugins/plugins.ts";
@@ -463,15 +463,10 @@ export {
   readHandLabels,
 } from "./experiments/hand_labels.ts";
 export type { HandLabelAgreement } from "./experiments/hand_labels.ts";
-export { saveFigure } from "./experiments/figures/figure_result.ts";
-export type { FigureResult } from "./experiments/figures/figure_result.ts";
-export { figure3, figure3Column, fixedStages } from "./experiments/figures/figure3.ts";
-export {
-  MID_RESAMPLES,
-  midDisplay,
-  midIntervals,
-  midTable,
-} from "./experiments/figures/mid_intervals.ts";
+export { saveFigure } from "./figures/figure_result.ts";
+export type { FigureResult } from "./figures/figure_result.ts";
+export { figure3, figure3Column, fixedStages } from "./experiments/figure3.ts";
+export { MID_RESAMPLES, midDisplay, midIntervals, midTable } from "./experiments/mid_intervals.ts";
 export {
   asymmetricExposure,
   figure4TraceLoad,
@@ -482,8 +477,8 @@ export {
   PAPER_RANKERS,
   paperRanker,
   rankerLabel,
-} from "./experiments/figures/rq2_figures.ts";
-export { existingSystems } from "./experiments/figures/existing_systems.ts";
+} from "./experiments/rq2_figures.ts";
+export { existingSystems } from "./figures/existing_systems.ts";
 
 // Figures: pure functions from rows to a Plot, labels, display and export
 export { createDocument } from "./figures/dom.ts";
@@ -605,8 +600,8 @@ export { systemTable2 } from "./systems/system_table2.ts";
 
 // Trial explorer: every pair's trajectory beside the rows, one HTML page, a notebook view,
 // Inspect AI eval logs
-export { PAIR_TRAJECTORY_FORMAT, PairTrajectory, trajectoryKey } from "./model/pair_trajectory.ts";
-export { decodeSidecar, SidecarEncoder } from "./model/trajectory_sidecar.ts";
+export { PAIR_TRAJECTORY_FORMAT, PairTrajectory, trajectoryKey } from "./schema/pair_trajectory.ts";
+export { decodeSidecar, SidecarEncoder } from "./schema/trajectory_sidecar.ts";
 export { quarantineReason } from "./stages/management/quarantine_reason.ts";
 export { failedPairTrajectory, pairTrajectory } from "./run/trajectory_capture.ts";
 export type { PairCapture } from "./run/trajectory_capture.ts";

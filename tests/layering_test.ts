@@ -14,9 +14,9 @@ import { importPaths } from "./support/import_paths.ts";
  * data so that a new arrow has to be argued here, not slipped in.
  */
 export const LAYERS: readonly (readonly string[])[] = [
-  // Level 0: leaves. The data model (zod schemas, ids, usage), text matching, seeded randomness
+  // Level 0: leaves. The row schemas (zod schemas, ids, usage), text matching, seeded randomness
   // and whole-file writes need nothing from the kit, so every other folder may use them.
-  ["model", "text", "random", "io"],
+  ["schema", "text", "random", "io"],
   // Level 1: the model client (any OpenAI-compatible endpoint) with its cache and limiter. It
   // uses text (reasoning tags) and random (backoff jitter), and everything that calls a model
   // sits above it. `testing` holds the fake servers: they speak the endpoint protocol and use
@@ -144,7 +144,7 @@ Deno.test("no lib folder imports one above it or a peer; lib/testing only where 
 Deno.test("importPaths() reads static, type, re-export, bare and dynamic imports, not comments", () => {
   const source = [
     'import { a } from "../text/a.ts";',
-    'import type {\n  B,\n  C,\n} from "../model/b.ts";',
+    'import type {\n  B,\n  C,\n} from "../schema/b.ts";',
     'export { d } from "./d.ts";',
     'export * from "../io/e.ts";',
     'import "./side_effect.ts";',
@@ -157,7 +157,7 @@ Deno.test("importPaths() reads static, type, re-export, bare and dynamic imports
   ].join("\n");
   assert.deepEqual(importPaths(source), [
     "../text/a.ts",
-    "../model/b.ts",
+    "../schema/b.ts",
     "./d.ts",
     "../io/e.ts",
     "./side_effect.ts",

@@ -24,8 +24,8 @@
  */
 import { z } from "zod";
 import { matchesAnswer } from "../../lib/text/matches.ts";
-import { InstanceFile } from "../../lib/model/instance.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import { InstanceFile } from "../../lib/schema/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 import { createPrng } from "../../lib/random/prng.ts";
 import { shuffle } from "../../lib/random/shuffle.ts";
 import {
@@ -34,7 +34,7 @@ import {
   type BankTurn,
   confirms,
 } from "../../lib/data/bank_record.ts";
-import { _answerValue, _finishUnits, type _UnitDraft } from "../../lib/data/_text.ts";
+import { finishUnits, type UnitDraft } from "../../lib/data/_text.ts";
 import { buildMinjaTrace, minjaChange } from "../../lib/data/attacks/minja.ts";
 import { buildSleeperTrace, SLEEPER_STYLES } from "../../lib/data/attacks/sleeper.ts";
 import { containsQuery } from "../../lib/data/helpful_trace.ts";
@@ -228,7 +228,7 @@ function _pool(): BankCandidate[] {
 // Assembly.
 // ---------------------------------------------------------------------------------------------
 
-type Draft = Omit<_UnitDraft, "trusted" | "verified"> & { trusted?: boolean; verified?: boolean };
+type Draft = Omit<UnitDraft, "trusted" | "verified"> & { trusted?: boolean; verified?: boolean };
 
 /**
  * The helpful trace's drafts: the demo's own conversation, conveying the fact. The scenario's
@@ -275,19 +275,19 @@ function _helpful(spec: Spec, n: number): Draft[] {
 }
 
 /**
- * The helpful trace, its units finished as the benchmarks' are (`_finishUnits`): `asserts` from
+ * The helpful trace, its units finished as the benchmarks' are (`finishUnits`): `asserts` from
  * the judge's matcher, the queried quantity under `numberKey` on the units that state it. Tool
  * units are untrusted unless the draft says otherwise; nothing is verified unless it says so.
  */
 function _helpfulTrace(spec: Spec, n: number, id: string, numberKey: string | null) {
-  const drafts = _helpful(spec, n).map((d): _UnitDraft => ({
+  const drafts = _helpful(spec, n).map((d): UnitDraft => ({
     text: d.text,
     channel: d.channel,
     trusted: d.channel === "tool" ? (d.trusted ?? false) : true,
     verified: d.verified ?? false,
     ...(d.origin === undefined ? {} : { origin: d.origin }),
   }));
-  const units = _finishUnits(drafts, {
+  const units = finishUnits(drafts, {
     prefix: `${id}/h/`,
     answer: spec.answer,
     target: spec.target,

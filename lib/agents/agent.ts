@@ -1,8 +1,8 @@
 /** The agent interface `F`: answer a query from the retrieved memory context. */
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { Instance } from "../model/instance.ts";
-import type { Condition, MemoryPlacement } from "../model/trial_row.ts";
-import type { ModelUsage } from "../model/model_usage.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { Instance } from "../schema/instance.ts";
+import type { Condition, MemoryPlacement } from "../schema/trial_row.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
 
 /** What an agent receives for one trial. */
 export interface AgentInput {

@@ -3,7 +3,7 @@
  * registered persona), then any plugin's agents by id. `reference` (every persona),
  * `?MECHANISM=off` variants and `llm:MODEL` are specs built on demand (see `resolveAgents`).
  */
-import { createRegistry, type Registry } from "../model/registry.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
 import type { Agent } from "./agent.ts";
 import type { Persona } from "./personas.ts";
 import { calibratedPersona, PERSONA_REGISTRY } from "./persona_registry.ts";

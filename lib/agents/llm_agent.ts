@@ -15,9 +15,9 @@
  */
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { ModelUsage } from "../model/model_usage.ts";
-import type { MemoryPlacement } from "../model/trial_row.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
+import type { MemoryPlacement } from "../schema/trial_row.ts";
 import type { ChatMessage, ModelClient, ToolCall } from "../models/model_client.ts";
 import { deriveSeed } from "../random/derive_seed.ts";
 import type { Agent } from "./agent.ts";

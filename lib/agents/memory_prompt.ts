@@ -3,8 +3,8 @@
  * channel and written time) and the query, asked in a later session. The text comes from
  * `prompts/memory_agent.md`; only the layout rules live here.
  */
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { MemoryPlacement } from "../model/trial_row.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { MemoryPlacement } from "../schema/trial_row.ts";
 import { fillPrompt, readPromptFile } from "../text/prompt_file.ts";
 
 const PROMPT_FILE = new URL("./prompts/memory_agent.md", import.meta.url);

@@ -3,7 +3,7 @@
  * any plugin's. `reference` runs every registered persona and `reference:NAME` one of them.
  */
 import { z } from "zod";
-import { createRegistry, type Registry } from "../model/registry.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
 import {
   calibratePersonas,
   type Persona,

@@ -10,7 +10,7 @@
  * value is right); record ids only to key its dice. It never reads a record's `role`, the
  * instance's traces, `target`, or `answer` (except in `guess`, at a fixed rate; see there).
  */
-import type { MemoryRecord } from "../model/memory_record.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
 import { matchesAnswer } from "../text/matches.ts";
 import type { Agent } from "./agent.ts";
 import { referenceAgentId } from "./agent_spec.ts";

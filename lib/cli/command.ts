@@ -64,7 +64,7 @@ import { MissingDataFileError } from "../data/missing_data_file_error.ts";
 import { guardConsole, redact } from "../models/redact.ts";
 import { type ErrorSummary, formatErrorSummary, type RequestFix } from "../run/error_summary.ts";
 import type { PluginError } from "../plugins/plugins.ts";
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 
 /** Bad command-line input or a bad input file: one line naming the culprit, exit code 2. */
 export class CliError extends Error {
@@ -318,8 +318,8 @@ export const opt = {
 export const PLUGIN_OPTION: OptionSpec<string[], true> = opt.repeated({
   description:
     "A plugin module whose default export adds policies, rankers, writers, agents, personas, " +
-    'judges, retrieval fills, systems or datasets (see the README, "Extending the kit"); loaded ' +
-    "before the other options are checked.",
+    "judges, retrieval fills, systems or datasets (see docs/extending.md); loaded before the " +
+    "other options are checked.",
   placeholder: "FILE.ts",
   example: "my_policy.ts",
 });

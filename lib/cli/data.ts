@@ -8,7 +8,7 @@ import { datasetStats } from "../data/dataset_stats.ts";
 import { ensureDataFile } from "../data/download.ts";
 import { formatRankerAudit, rankerAudit } from "../data/ranker_audit.ts";
 import { pathProblem } from "../io/path_problem.ts";
-import { OperatingPoint } from "../model/operating_point.ts";
+import { OperatingPoint } from "../schema/operating_point.ts";
 import { modelSetup } from "../run/model_setup.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import { CliError, defineCommand, execute, EXIT, opt, type Parsed, runCommand } from "./command.ts";

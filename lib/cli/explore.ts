@@ -53,7 +53,7 @@ export const exploreCommand = defineCommand({
     inspect: opt.string({
       description: "Also write the run as Inspect AI eval logs (JSON, one per run and agent) " +
         "into DIR, for `inspect view --log-dir DIR`: one sample per pair trial and condition, " +
-        "with the agent's messages, the judge's scores and the row as metadata (the README " +
+        "with the agent's messages, the judge's scores and the row as metadata (docs/explorer.md " +
         "says what does not map). Needs the trajectory sidecar (the questions are there).",
       placeholder: "DIR",
       example: "logs",

@@ -3,7 +3,7 @@
  * a sample of instances. Datasets share no request, so `deno task plan` plans each in its own
  * worker (`plan_worker.ts`), in parallel.
  */
-import { FIGURES } from "../experiments/figures/figures.ts";
+import { FIGURES } from "../experiments/figure_registry.ts";
 import { reproduceExperiments } from "../experiments/reproduce_experiments.ts";
 import type { PlanSetup } from "../run/plan/plan_sweep_run.ts";
 import { planRun } from "../run/plan/plan_sweep_run.ts";

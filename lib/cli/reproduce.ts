@@ -3,7 +3,7 @@
  * demo set, offline reference agent), print each figure's compact summary, and write
  * figures/*.svg, figures/*.png, figures/*.csv and figures/index.html (every figure with its
  * caption and tables, for a browser, offline). The figures come from the same specs the
- * notebooks call (lib/experiments/figures/), so both draw the same bytes for the same data.
+ * notebooks call (lib/experiments/, drawing with lib/figures/), so both draw the same bytes for the same data.
  * Every file is written to a temporary name and renamed; `manifest.json` is written last, so a
  * directory without it (or with files it does not list) holds an interrupted run.
  */
@@ -11,17 +11,17 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { DATASETS } from "../data/datasets.ts";
 import { loadInstanceFile } from "../data/load_instance_file.ts";
-import { FIGURES } from "../experiments/figures/figures.ts";
-import type { FigureResult } from "../experiments/figures/figure_result.ts";
-import { saveFigure } from "../experiments/figures/figure_result.ts";
+import { FIGURES } from "../experiments/figure_registry.ts";
+import type { FigureResult } from "../figures/figure_result.ts";
+import { saveFigure } from "../figures/figure_result.ts";
 import { reproduceExperiments } from "../experiments/reproduce_experiments.ts";
 import { explorePayload, pairSummaries } from "../explore/explore_data.ts";
 import { explorerPage } from "../explore/explorer_page.ts";
 import { trialLinks } from "../explore/trial_links.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
 import { figureIndex } from "../figures/figure_index.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { redact } from "../models/redact.ts";
 import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary, requestFixes } from "../run/error_summary.ts";

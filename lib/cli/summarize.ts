@@ -4,7 +4,7 @@ import type pl from "nodejs-polars";
 import { withAtomicPath } from "../io/atomic_write.ts";
 import { spreadsheetSafeFrame } from "../io/spreadsheet_safe.ts";
 import { CI_CHOICES } from "../stats/interval.ts";
-import { _firstRow } from "../stats/_scan_rows.ts";
+import { firstRow } from "../stats/_scan_rows.ts";
 import { FLIP_METRICS, SUMMARY_METRICS } from "../stats/summarize.ts";
 import { summarizeFile } from "../stats/summarize_file.ts";
 import { CliError, defineCommand, execute, opt, type Parsed, runCommand } from "./command.ts";
@@ -121,7 +121,7 @@ function _summarize(parsed: Parsed<typeof summarizeCommand.spec.options>): Promi
   const v = parsed.values;
   if (v.judgeSensitivity) return _judgeSensitivity(v);
   const by = v.by;
-  const columns = Object.keys(_firstRow(v.in));
+  const columns = Object.keys(firstRow(v.in));
   for (const c of by ?? []) {
     if (!columns.includes(c)) {
       throw new CliError(`--by: column ${JSON.stringify(c)} does not exist in ${v.in}`);

@@ -9,18 +9,18 @@ import { AGENTS } from "../agents/agents.ts";
 import { PERSONAS } from "../agents/personas.ts";
 import { DATASETS } from "../data/datasets.ts";
 import { JUDGES } from "../judges/judges.ts";
-import { Attack } from "../model/instance.ts";
+import { Attack } from "../schema/instance.ts";
 import {
   OFFLINE_RANKER,
   OperatingPoint,
   PAPER_DEFAULTS,
   PolicyId,
   Stage,
-} from "../model/operating_point.ts";
-import { JudgeScope, MemoryPlacement, TrialRow } from "../model/trial_row.ts";
+} from "../schema/operating_point.ts";
+import { JudgeScope, MemoryPlacement, TrialRow } from "../schema/trial_row.ts";
 import { MODEL_CATALOG } from "../models/model_catalog.ts";
 import { parseModelOptions } from "../models/model_options.ts";
-import type { Registry } from "../model/registry.ts";
+import type { Registry } from "../schema/registry.ts";
 import { DEFAULT_GRID } from "../run/operating_points.ts";
 import { COUNTERFACTUAL_MODES } from "../run/counterfactual.ts";
 import { agentKinds, defaultRoles, type Roles } from "../run/default_roles.ts";

@@ -14,7 +14,7 @@ import {
   type SWEEP_OPTIONS,
   type SweepValues,
 } from "./sweep_args.ts";
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 
 /**
  * The model setup a command line asks for (cache, endpoint, key variable, per-model options,

@@ -5,10 +5,10 @@
 import { isReferenceSpec } from "../agents/agent_spec.ts";
 import { readSidecar, sidecarPath, writeSidecar } from "../explore/sidecar_file.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
-import { type PairTrajectory, trajectoryKey } from "../model/pair_trajectory.ts";
-import type { SidecarEncoder } from "../model/trajectory_sidecar.ts";
-import type { TrialRow } from "../model/trial_row.ts";
-import { stableId } from "../model/stable_id.ts";
+import { type PairTrajectory, trajectoryKey } from "../schema/pair_trajectory.ts";
+import type { SidecarEncoder } from "../schema/trajectory_sidecar.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import { stableId } from "../schema/stable_id.ts";
 import { redact } from "../models/redact.ts";
 import { isSpendCapReached } from "../models/spend_cap.ts";
 import { errorSummary, requestFixes } from "../run/error_summary.ts";

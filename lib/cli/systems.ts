@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
-import { type ManagementMode, SystemRow } from "../model/system_row.ts";
+import { type ManagementMode, SystemRow } from "../schema/system_row.ts";
 import { resolveModelEndpoint } from "../models/model_catalog.ts";
 import type { CacheMiss } from "../models/model_client.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";

@@ -2,18 +2,18 @@
 import { MONTH_NAMES } from "../text/months.ts";
 import { matchesAnswer } from "../text/matches.ts";
 import { stemToken } from "../text/normalize.ts";
-import { _contentWords } from "./_text.ts";
+import { contentWords } from "./_text.ts";
 import { choiceOf } from "./answer_kind.ts";
 import { questionHead } from "./question_head.ts";
 import type { QuestionSource, SwapCandidate } from "./question_source.ts";
 
 /** Other questions with answers, those sharing most content words with `question` first. */
-export function _similarAnswers(
+export function similarAnswers(
   question: string,
   others: readonly { question: string; answer: string }[],
 ): { question: string; answer: string }[] {
   const cache = new Map<string, Set<string>>();
-  const wordsOf = (q: string) => cache.get(q) ?? cache.set(q, _contentWords(q)).get(q)!;
+  const wordsOf = (q: string) => cache.get(q) ?? cache.set(q, contentWords(q)).get(q)!;
   const words = wordsOf(question);
   return others
     .map((o, i) => ({ o, i, score: [...wordsOf(o.question)].filter((w) => words.has(w)).length }))
@@ -21,15 +21,15 @@ export function _similarAnswers(
     .map(({ o }) => ({ question: o.question, answer: o.answer }));
 }
 
-/** What `_widenLikeAnswers` reads and fills in a question source. */
+/** What `widenLikeAnswers` reads and fills in a question source. */
 type _Pooled = Pick<QuestionSource, "id" | "question" | "answer" | "people" | "sameKindAnswers">;
 
 /**
  * Replace each source's `sameKindAnswers` with like-question answers from the whole dataset
- * (`_likeAnswers`): its own conversation's questions (the sources whose id shares its prefix
+ * (`likeAnswers`): its own conversation's questions (the sources whose id shares its prefix
  * before ":q") first, then the other conversations', each with its conversation's people.
  */
-export function _widenLikeAnswers<T extends _Pooled>(sources: T[]): void {
+export function widenLikeAnswers<T extends _Pooled>(sources: T[]): void {
   const conversation = (id: string) => id.replace(/:q\d+$/, "");
   const groups = new Map<string, T[]>();
   for (const s of sources) {
@@ -44,7 +44,7 @@ export function _widenLikeAnswers<T extends _Pooled>(sources: T[]): void {
   for (const [key, group] of groups) {
     const others = [...groups].flatMap(([k, g]) => k === key ? [] : g.map(entry));
     for (const source of group) {
-      source.sameKindAnswers = _likeAnswers({
+      source.sameKindAnswers = likeAnswers({
         question: source.question,
         own: group.filter((s) => s !== source).map(entry),
         others,
@@ -54,7 +54,7 @@ export function _widenLikeAnswers<T extends _Pooled>(sources: T[]): void {
   }
 }
 
-/** Options for {@link _likeAnswers}. */
+/** Options for {@link likeAnswers}. */
 export interface LikeAnswersOptions {
   /** The question a target is wanted for. */
   question: string;
@@ -70,7 +70,7 @@ export interface LikeAnswersOptions {
 
 const _HEAD_CACHE = new Map<string, ReturnType<typeof questionHead>>();
 const _WORD_CACHE = new Map<string, Set<string>>();
-const _words = (q: string) => _WORD_CACHE.get(q) ?? _WORD_CACHE.set(q, _contentWords(q)).get(q)!;
+const _words = (q: string) => _WORD_CACHE.get(q) ?? _WORD_CACHE.set(q, contentWords(q)).get(q)!;
 const _head = (q: string) =>
   _HEAD_CACHE.get(q) ?? _HEAD_CACHE.set(q, questionHead({ question: q })).get(q)!;
 
@@ -81,12 +81,12 @@ const _head = (q: string) =>
  * head noun or main verb (or shares two topic words), most similar first; an answer from elsewhere that names a person of its own conversation who is not of
  * this one is left out ("Melanie's daughter" means nothing in another chat).
  */
-export function _likeAnswers(options: LikeAnswersOptions): SwapCandidate[] {
+export function likeAnswers(options: LikeAnswersOptions): SwapCandidate[] {
   const { question } = options;
-  const wh = _whWord(question);
+  const wh = whWord(question);
   const head = _head(question);
   const words = _words(question);
-  const own = _similarAnswers(question, options.own.filter((c) => _whWord(c.question) === wh));
+  const own = similarAnswers(question, options.own.filter((c) => whWord(c.question) === wh));
   const known = new Set(options.people ?? []);
   const foreign = (c: { answer: string; people: readonly string[] }) =>
     c.people.some((p) => !known.has(p) && new RegExp(`\\b${p}\\b`).test(c.answer));
@@ -98,7 +98,7 @@ export function _likeAnswers(options: LikeAnswersOptions): SwapCandidate[] {
     ),
   );
   const others = options.others.filter((c) => {
-    if (_whWord(c.question) !== wh || foreign(c)) return false;
+    if (whWord(c.question) !== wh || foreign(c)) return false;
     const shared = [..._words(c.question)].filter((w) => topic.has(w)).length;
     if (shared === 0) return false;
     const h = _head(c.question);
@@ -108,13 +108,13 @@ export function _likeAnswers(options: LikeAnswersOptions): SwapCandidate[] {
     }
     return shared >= 2;
   });
-  return [...own, ..._similarAnswers(question, others).slice(0, options.limit ?? 30)];
+  return [...own, ...similarAnswers(question, others).slice(0, options.limit ?? 30)];
 }
 
 /** Longest gold answer (in words) the builder keeps; longer ones are explanations, not answers. */
 export const _MAX_ANSWER_WORDS = 10;
 
-/** The skip reason of a question whose answer `_cleanAnswer` cannot use. */
+/** The skip reason of a question whose answer `cleanAnswerOrNull` cannot use. */
 export const UNUSABLE_ANSWER =
   "answer not usable (over 10 words, yes/no or hedged, or stated in the question)";
 
@@ -197,13 +197,16 @@ function _lastSentence(question: string): string {
 }
 
 /** A cleaned short answer (see {@link cleanAnswer}), or null when the item has no usable answer. */
-export function _cleanAnswer(raw: string | number | undefined, question: string): string | null {
+export function cleanAnswerOrNull(
+  raw: string | number | undefined,
+  question: string,
+): string | null {
   const cleaned = cleanAnswer({ answer: raw, question });
   return "skip" in cleaned ? null : cleaned.answer;
 }
 
 /** The question's wh-word, for same-kind answer swaps. */
-export function _whWord(question: string): string {
+export function whWord(question: string): string {
   const m = /\b(when|what|where|who|which|why|how\s+(?:long|many|much|often|old)|how)\b/i.exec(
     question,
   );
@@ -245,7 +248,7 @@ const _NOT_NAMES = new Set([
 ]);
 
 /** Capitalized words that appear mid-sentence at least twice: names of people, places, things. */
-export function _entities(texts: readonly string[], limit: number): string[] {
+export function namedEntities(texts: readonly string[], limit: number): string[] {
   const counts = new Map<string, number>();
   for (const text of texts) {
     for (const m of text.matchAll(/(?<=[a-z,]\s)([A-Z][a-z]{2,})\b/g)) {
@@ -280,7 +283,7 @@ const _NOT_PEOPLE = new Set([
  * Names of people: the speakers, and capitalized words right after a relationship word
  * ("my friend Ines", "my sister named Emily"); never a weekday or month.
  */
-export function _people(texts: readonly string[], speakers: readonly string[]): string[] {
+export function peopleNames(texts: readonly string[], speakers: readonly string[]): string[] {
   const out = new Set(speakers.filter((s) => !_NOT_PEOPLE.has(s)));
   const re = new RegExp(
     `\\b(?:${_RELATION_WORDS}),?\\s+(?:named\\s+|called\\s+)?([A-Z][a-z]{2,})\\b`,
@@ -293,7 +296,7 @@ export function _people(texts: readonly string[], speakers: readonly string[]): 
 }
 
 /** "1:56 pm on 8 May, 2023" or "2023/05/21 (Sun) 19:50" -> "8 May 2023"; other text unchanged. */
-export function _sessionDate(raw: string): string {
+export function sessionDate(raw: string): string {
   const iso = /(\d{4})\/(\d{1,2})\/(\d{1,2})/.exec(raw);
   if (iso) return `${Number(iso[3])} ${MONTH_NAMES[Number(iso[2]) - 1]} ${iso[1]}`;
   const dmy = /(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/.exec(raw);

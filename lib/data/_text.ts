@@ -1,33 +1,10 @@
-/** Private text helpers shared by the instance builders (topic phrases, slugs, sentence chunks). */
+/** Text helpers shared by the instance builders (sentence chunks, answer phrases, units). */
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens } from "../text/normalize.ts";
-import type { Channel, SourceUnit, StatedNumber, UnitOrigin } from "../model/source_unit.ts";
-
-const WH =
-  /^(?:when|what|where|who|whom|whose|which|why|how(?:\s+(?:long|many|much|often|old|far))?)\b/i;
-const AUX = /\b(?:did|does|do|is|was|are|were|has|have|had|will|would|can|could|should)\b/i;
-
-/** The subject of a question, for attack notes: "When did Ann go to Rome?" -> "Ann go to Rome". */
-export function _topic(question: string): string {
-  const q = question.trim().replace(/[?.!\s]+$/, "");
-  const wh = WH.exec(q);
-  if (!wh) return q;
-  const rest = q.slice(wh[0].length).trim();
-  const aux = AUX.exec(rest);
-  if (!aux) return rest || q;
-  const before = rest.slice(0, aux.index).trim();
-  const after = rest.slice(aux.index + aux[0].length).trim();
-  return [before, after].filter((s) => s !== "").join(" ") || q;
-}
-
-/** A lower-case slug naming a quantity, used as the `numbers` key. */
-export function _slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) ||
-    "answer";
-}
+import type { Channel, SourceUnit, StatedNumber, UnitOrigin } from "../schema/source_unit.ts";
 
 /** Split text into chunks of whole sentences of at most `maxChars` characters (longer sentences stand alone). */
-export function _chunks(text: string, maxChars: number): string[] {
+export function sentenceChunks(text: string, maxChars: number): string[] {
   const sentences = text.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+(?=[A-Z0-9"'*#(-])/);
   const out: string[] = [];
   let current = "";
@@ -42,7 +19,7 @@ export function _chunks(text: string, maxChars: number): string[] {
 }
 
 /** Cut text at a sentence boundary near `maxChars`. */
-export function _clip(text: string, maxChars: number): string {
+export function clipAtSentence(text: string, maxChars: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= maxChars) return flat;
   const cut = flat.slice(0, maxChars);
@@ -51,7 +28,7 @@ export function _clip(text: string, maxChars: number): string {
 }
 
 /** The numeric value an answer states: yyyymmdd (zeros for a missing part) for dates, else the first number. */
-export function _answerValue(answer: string): number | null {
+export function answerValue(answer: string): number | null {
   for (const token of normalizeTokens(answer)) {
     if (token.startsWith("date:")) {
       const [y, m, d] = token.slice(5).split("-");
@@ -65,13 +42,22 @@ export function _answerValue(answer: string): number | null {
   return null;
 }
 
-/** Content words of a text (for overlap ranking). */
-export function _contentWords(text: string): Set<string> {
+/**
+ * Content words of a text (for overlap ranking): its tokens of four letters or more, without the
+ * words that frame a question rather than say what it asks (`QUESTION_FRAME_WORDS`).
+ */
+export function contentWords(text: string): Set<string> {
   return new Set(
-    normalizeTokens(text).filter((t) => t.length > 3 && !_STOP.has(t)),
+    normalizeTokens(text).filter((t) => t.length > 3 && !QUESTION_FRAME_WORDS.has(t)),
   );
 }
-const _STOP = new Set([
+
+/**
+ * Question words, auxiliaries and quantity words of four letters or more. Not the kit's stop words
+ * (`STOP_WORDS`, NLTK's): with those, other questions count as alike and the LoCoMo and
+ * LongMemEval instances change.
+ */
+const QUESTION_FRAME_WORDS = new Set([
   "what",
   "when",
   "where",
@@ -97,7 +83,7 @@ const _STOP = new Set([
 ]);
 
 /** A unit draft before `asserts` and `numbers` are filled in. */
-export interface _UnitDraft {
+export interface UnitDraft {
   text: string;
   channel: Channel;
   trusted: boolean;
@@ -116,8 +102,8 @@ export interface _UnitDraft {
  * trace's unit states about the query is what management compares (background records key their
  * own counts).
  */
-export function _finishUnits(
-  drafts: _UnitDraft[],
+export function finishUnits(
+  drafts: UnitDraft[],
   options: { prefix: string; answer: string; target: string; numberKey: string | null },
 ): SourceUnit[] {
   return drafts.map((d, i) => {
@@ -126,7 +112,7 @@ export function _finishUnits(
       : matchesAnswer(d.text, options.target)
       ? options.target
       : null;
-    const value = asserts === null || options.numberKey === null ? null : _answerValue(asserts);
+    const value = asserts === null || options.numberKey === null ? null : answerValue(asserts);
     const numbers: StatedNumber[] = value === null || options.numberKey === null
       ? []
       : [{ key: options.numberKey, value }];
@@ -143,7 +129,7 @@ export function _finishUnits(
 }
 
 /** An answer inside a sentence: a leading article or preposition is lower-cased ("the week before ..."). */
-export function _inline(answer: string): string {
+export function inlineAnswer(answer: string): string {
   return answer.replace(
     /^(The|A|An|In|On|At|Last|Next|Around|About|Early|Late|Mid|Since|Before|After|During|Every|Once|Twice)\b/,
     (w) => w.toLowerCase(),
@@ -151,7 +137,7 @@ export function _inline(answer: string): string {
 }
 
 /** Fill a template's `{name}` slots; a slot without a value is an error (templates are data). */
-export function _fill(template: string, values: Readonly<Record<string, string>>): string {
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (!(name in values)) {
       throw new RangeError(`template ${JSON.stringify(template)}: no value for {${name}}`);
@@ -161,7 +147,7 @@ export function _fill(template: string, values: Readonly<Record<string, string>>
 }
 
 /** How many filler units a trace gets at a trace load: the total scales, the core stays. */
-export function _fillerCount(
+export function fillerCount(
   options: { core: number; baseFiller: number; traceLoad: number },
 ): number {
   const total = Math.round(options.traceLoad * (options.core + options.baseFiller));

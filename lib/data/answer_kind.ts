@@ -2,7 +2,7 @@
 import { matchesAnswer } from "../text/matches.ts";
 import { MONTH_PATTERN } from "../text/months.ts";
 import { normalizeTokens } from "../text/normalize.ts";
-import { Instance } from "../model/instance.ts";
+import { Instance } from "../schema/instance.ts";
 import { choiceOptions } from "./choice_options.ts";
 
 /** The answer kinds of `Instance.answerKind`. */

@@ -3,13 +3,13 @@ import { MONTH_NAMES, MONTH_PATTERN, monthNumber } from "../text/months.ts";
 import { SMALL_NUMBER_WORDS, TENS_NUMBER_WORDS } from "../text/number_words.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
-import { _contentWords } from "./_text.ts";
+import { contentWords } from "./_text.ts";
 import { type AnswerKind, answerKindOf, choiceOf } from "./answer_kind.ts";
 import type { SwapCandidate } from "./question_source.ts";
 import { questionHead } from "./question_head.ts";
 import {
-  _listItems,
   inferAnswerType,
+  listItems,
   slotSwaps,
   TYPED_LEXICON,
   typedSwaps,
@@ -400,7 +400,7 @@ function _topicWords(question: string): Set<string> {
   // Only the last sentence: LongMemEval preambles ("our previous conversation") are boilerplate.
   const last = question.split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x)).at(-1) ?? "";
   const names = new Set([...last.matchAll(/\b[A-Z][a-z]+\b/g)].map((m) => m[0].toLowerCase()));
-  return new Set([..._contentWords(last)].filter((w) => !names.has(w) && !_BOILERPLATE.has(w)));
+  return new Set([...contentWords(last)].filter((w) => !names.has(w) && !_BOILERPLATE.has(w)));
 }
 
 const _ANTONYMS: readonly [string, string][] = [
@@ -565,7 +565,7 @@ export function attackTargets(options: AttackTargetsOptions): TargetCandidate[] 
     const excluding = /\b(?:not|besides|except|other than|apart from|instead of)\b/i.test(question);
     const setting = (q: string) =>
       (/\bindoor/i.test(q) ? "in" : "") + (/\boutdoor/i.test(q) ? "out" : "");
-    const many = (a: string) => _listItems(a).items.length > 1;
+    const many = (a: string) => listItems(a).items.length > 1;
     const same = excluding
       ? []
       : (options.sameKindAnswers ?? []).filter((c) =>
@@ -700,7 +700,7 @@ export function targetProblem(options: TargetProblemOptions): string | null {
     return "number and noun disagree";
   }
   if (/\bevery (?:one|1)\s/i.test(target)) return "not idiomatic (every one ...)";
-  const a = _listItems(answer).items, t = _listItems(target).items;
+  const a = listItems(answer).items, t = listItems(target).items;
   const list = (kind === "entity" || kind === "text") && (a.length > 1 || t.length > 1);
   // Another order of y*'s items answers a question about their order.
   const reordered = _ORDER_QUESTION.test(options.question) && a.length === t.length &&

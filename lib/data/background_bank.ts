@@ -1,6 +1,6 @@
 /** The background bank B: records from other sessions that state neither y* nor y_adv. */
 import { matchesAnswer } from "../text/matches.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
 import type { Prng } from "../random/prng.ts";
 import { lazyShuffle } from "../random/shuffle.ts";
 import { type BankCandidate, bankRecord } from "./bank_record.ts";

@@ -1,6 +1,6 @@
 /** A background record built from dataset turns, with the provenance the interaction gives it. */
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { Channel, StatedNumber } from "../model/source_unit.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { Channel, StatedNumber } from "../schema/source_unit.ts";
 import { statedNumbers } from "./stated_numbers.ts";
 
 /** One turn of a background window, as its session presents it. */

@@ -1,7 +1,7 @@
 /** Turn dataset questions into kit instances: seeded stratified sample, traces, target, bank. */
 import { formatDayDate, parseDayDate, plusDays } from "../text/day_date.ts";
 import { matchesAnswer } from "../text/matches.ts";
-import type { Instance } from "../model/instance.ts";
+import type { Instance } from "../schema/instance.ts";
 import { deriveSeed } from "../random/derive_seed.ts";
 import { createPrng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";

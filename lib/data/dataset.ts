@@ -1,5 +1,5 @@
 /** The dataset interface: a named source of instances built deterministically from a seed. */
-import type { Instance } from "../model/instance.ts";
+import type { Instance } from "../schema/instance.ts";
 
 /** Options every dataset loader receives. */
 export interface DatasetOptions {

@@ -1,6 +1,6 @@
 /** Summaries of a built dataset for `deno task data --stats`. */
-import type { Channel } from "../model/source_unit.ts";
-import type { Instance } from "../model/instance.ts";
+import type { Channel } from "../schema/source_unit.ts";
+import type { Instance } from "../schema/instance.ts";
 import { matchesAnswer } from "../text/matches.ts";
 import type { BuiltDataset } from "./build_instances.ts";
 import { containsQuery } from "./helpful_trace.ts";

@@ -1,6 +1,6 @@
 /** The dataset registry: names the sweep CLI accepts, plus any instance file by path. */
-import type { Instance } from "../model/instance.ts";
-import { createRegistry, type Registry } from "../model/registry.ts";
+import type { Instance } from "../schema/instance.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
 import type { DatasetLoader, DatasetOptions } from "./dataset.ts";
 import { dataDir } from "./data_dir.ts";
 import { DATA_FILES } from "./data_files.ts";

@@ -9,16 +9,16 @@ import { z } from "zod";
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens, stemToken } from "../text/normalize.ts";
 import { latestDayDate } from "../text/day_date.ts";
-import type { Trace } from "../model/trace.ts";
+import type { Trace } from "../schema/trace.ts";
 import type { Prng } from "../random/prng.ts";
 import { shuffle } from "../random/shuffle.ts";
 import {
-  _chunks,
-  _contentWords,
-  _fill,
-  _fillerCount,
-  _finishUnits,
-  type _UnitDraft,
+  contentWords,
+  fillerCount,
+  fillTemplate,
+  finishUnits,
+  sentenceChunks,
+  type UnitDraft,
 } from "./_text.ts";
 import { parseData } from "./parse_data.ts";
 import type { QuestionSource, SourceTurn } from "./question_source.ts";
@@ -61,12 +61,12 @@ const MAX_TURN_CHUNKS = 3;
 /** Longest evidence sentence the assistant quotes in its recap, in characters. */
 const MAX_RECAP_CHARS = 260;
 
-interface _Placed extends _UnitDraft {
+interface _Placed extends UnitDraft {
   order: number;
 }
 
 function _turnChunks(turn: SourceTurn, chunkOrder: number): _Placed[] {
-  return _chunks(turn.text, CHUNK_CHARS).map((chunk, i) => ({
+  return sentenceChunks(turn.text, CHUNK_CHARS).map((chunk, i) => ({
     text: `[${turn.date}] ${turn.speaker}: ${chunk}`,
     channel: turn.channel,
     trusted: true,
@@ -85,7 +85,7 @@ const _pick = (list: readonly string[], prng: Prng) => list[prng.int(0, list.len
 
 /** Content words a text shares with the question, compared by stem ("adopted" meets "adopt"). */
 function _overlap(text: string, queryStems: Set<string>): number {
-  return new Set([..._contentWords(text)].map(stemToken).filter((w) => queryStems.has(w))).size;
+  return new Set([...contentWords(text)].map(stemToken).filter((w) => queryStems.has(w))).size;
 }
 
 /**
@@ -140,7 +140,7 @@ function _recapSentence(
 function _recap(turn: SourceTurn, sentence: string, prng: Prng): string {
   const own = turn.speaker === "User" ? "user" : turn.speaker === "Assistant" ? "assistant" : null;
   const template = _pick(TEMPLATES.recaps[own ?? "other"], prng);
-  return _fill(template, { date: turn.date, who: turn.speaker, sentence });
+  return fillTemplate(template, { date: turn.date, who: turn.speaker, sentence });
 }
 
 /**
@@ -170,9 +170,9 @@ function _recap(turn: SourceTurn, sentence: string, prng: Prng): string {
 export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {
   const { source, target, prng } = options;
   const answer = source.answer;
-  const queryWords = new Set([..._contentWords(source.question)].map(stemToken));
-  const noQuery = (u: _UnitDraft) => !containsQuery(u.text, source.question);
-  const notTarget = (u: _UnitDraft) => !matchesAnswer(u.text, target);
+  const queryWords = new Set([...contentWords(source.question)].map(stemToken));
+  const noQuery = (u: UnitDraft) => !containsQuery(u.text, source.question);
+  const notTarget = (u: UnitDraft) => !matchesAnswer(u.text, target);
   const split = source.evidence.map((turn) => ({ turn, ..._evidenceOf(turn, answer, queryWords) }));
   const evidence: _Placed[] = split.flatMap((s) => s.evidence).filter(noQuery)
     .map((u) => ({ ...u, supports: answer }));
@@ -190,7 +190,7 @@ export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {
     answer,
     queryWords,
   );
-  const closing: _UnitDraft[] = key === null ? [] : [
+  const closing: UnitDraft[] = key === null ? [] : [
     {
       text: _recap(key.turn, key.sentence, prng),
       channel: "assistant",
@@ -208,13 +208,13 @@ export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {
       origin: "kit",
     },
   ];
-  const intro: _UnitDraft[] = options.intro === null
+  const intro: UnitDraft[] = options.intro === null
     ? []
     : [{ text: options.intro, channel: "user", trusted: true, verified: false, origin: "kit" }];
   const coreCount = intro.length + evidence.length + closing.length;
   const filler = pool.slice(
     0,
-    _fillerCount({ core: coreCount, baseFiller: BASE_FILLER, traceLoad: options.traceLoad }),
+    fillerCount({ core: coreCount, baseFiller: BASE_FILLER, traceLoad: options.traceLoad }),
   );
   const body = [...evidence, ...filler].sort((a, b) => a.order - b.order)
     .map(({ order: _order, ...draft }) => draft);
@@ -224,7 +224,7 @@ export function buildHelpfulTrace(options: HelpfulTraceOptions): Trace {
     session: `${source.id}:session-helpful`,
     kind: "helpful",
     ...(sessionTime === null ? {} : { sessionTime }),
-    units: _finishUnits([...intro, ...body, ...closing], {
+    units: finishUnits([...intro, ...body, ...closing], {
       prefix: `${source.id}:h`,
       answer,
       target,

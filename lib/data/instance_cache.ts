@@ -5,7 +5,7 @@
  * checksum, and a file that fails it is rebuilt with a warning.
  */
 import { createHash } from "node:crypto";
-import type { Instance } from "../model/instance.ts";
+import type { Instance } from "../schema/instance.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 
 /** Where and how instances are cached. */

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { InstanceFile } from "../model/instance.ts";
+import { InstanceFile } from "../schema/instance.ts";
 import { parseData } from "./parse_data.ts";
 
 /**

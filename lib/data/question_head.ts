@@ -1,6 +1,6 @@
 /** What a question asks for: its cue type and head noun, so answer swaps only cross like questions. */
 import { stemToken } from "../text/normalize.ts";
-import { _cueType, _cueWindow, type SemanticType } from "./typed_lexicon.ts";
+import { cueType, cueWindow, type SemanticType } from "./typed_lexicon.ts";
 
 /** What a question asks for. */
 export interface QuestionHead {
@@ -51,8 +51,8 @@ function _singular(word: string): string {
  * ```
  */
 export function questionHead(options: { question: string }): QuestionHead {
-  const type = _cueType(options.question);
-  const cue = _cueWindow(options.question);
+  const type = cueType(options.question);
+  const cue = cueWindow(options.question);
   const verb = _verb(options.question);
   if (cue === null || (cue.word !== "what" && cue.word !== "which")) {
     return { type, noun: null, modifiers: [], verb };

@@ -1,5 +1,5 @@
 /** The dataset-neutral view of one benchmark question that the instance builder works from. */
-import type { Channel } from "../model/source_unit.ts";
+import type { Channel } from "../schema/source_unit.ts";
 
 /** One turn of a benchmark session, with its session date already resolved. */
 export interface SourceTurn {

@@ -5,8 +5,8 @@
  * coverage `theta_w` that admits it. Look at this before trusting a writing curve.
  */
 import { quantileSorted } from "simple-statistics";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { Trace } from "../model/trace.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { Trace } from "../schema/trace.ts";
 
 /** What the audit needs of a ranker (the writing stage's `Ranker` interface fits). */
 export interface AuditedRanker {

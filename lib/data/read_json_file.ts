@@ -13,7 +13,7 @@ export interface ReadJsonFileOptions<T extends z.ZodType> {
 }
 
 /** JSON path (`$[3].qa[2]`) of the container being read at character `offset` of `text`. */
-export function _jsonPathAt(text: string, offset: number): string {
+export function jsonPathAt(text: string, offset: number): string {
   // Each frame is an open container: arrays count elements, objects remember the last key.
   const stack: { kind: "array" | "object"; index: number; key: string | null }[] = [];
   let i = 0;
@@ -88,9 +88,7 @@ export async function readJsonFile<T extends z.ZodType>(
     const at = /position (\d+)/.exec(message);
     const offset = at ? Number(at[1]) : text.length;
     throw new TypeError(
-      `Invalid JSON in ${path} at ${
-        _jsonPathAt(text, offset)
-      } (character ${offset}): ${message}. ` +
+      `Invalid JSON in ${path} at ${jsonPathAt(text, offset)} (character ${offset}): ${message}. ` +
         `The file may be truncated or corrupted; download it again with \`deno task data\`.`,
     );
   }

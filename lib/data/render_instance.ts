@@ -1,6 +1,6 @@
-/** Format an instance as plain text, for the README, notebooks and debugging. */
-import type { Instance } from "../model/instance.ts";
-import type { Trace } from "../model/trace.ts";
+/** Format an instance as plain text, for the docs (docs/data.md), notebooks and debugging. */
+import type { Instance } from "../schema/instance.ts";
+import type { Trace } from "../schema/trace.ts";
 
 /** Options for {@link renderInstance}. */
 export interface RenderInstanceOptions {

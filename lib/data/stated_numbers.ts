@@ -3,7 +3,7 @@
  * that state a value of the same quantity. A key is `subject:quantity`: who the number is about
  * (a speaker, "user", "assistant") and what it counts or measures ("dog", "week", "usd").
  */
-import type { StatedNumber } from "../model/source_unit.ts";
+import type { StatedNumber } from "../schema/source_unit.ts";
 import { SMALL_NUMBER_WORDS, TENS_NUMBER_WORDS } from "../text/number_words.ts";
 import { MONTH_PATTERN } from "../text/months.ts";
 import type { AnswerKind } from "./answer_kind.ts";

@@ -5,7 +5,7 @@
  */
 import { matchesAnswer } from "../text/matches.ts";
 import { normalizeTokens } from "../text/normalize.ts";
-import { _listItems } from "./typed_lexicon.ts";
+import { listItems } from "./typed_lexicon.ts";
 
 const _words = (text: string) => text.trim().split(/\s+/).filter((w) => w !== "");
 const _bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
@@ -28,7 +28,7 @@ const _bare = (w: string) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{
  */
 export function changedParts(options: { answer: string; target: string }): string[] {
   const { answer, target } = options;
-  const a = _listItems(answer).items, t = _listItems(target).items;
+  const a = listItems(answer).items, t = listItems(target).items;
   if (a.length > 1 || t.length > 1) {
     return t.filter((x) => !a.some((y) => matchesAnswer(x, y) || matchesAnswer(y, x)));
   }

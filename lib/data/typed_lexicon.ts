@@ -116,7 +116,7 @@ const _core = (item: string) => item.replace(_PREPOSITION, "").replace(_POSSESSI
  * The cue window of a question: its last sentence from the wh-word (or "remind me of") on, eight
  * words long, with the wh-word; null when the question has none.
  */
-export function _cueWindow(question: string): { word: string; window: string } | null {
+export function cueWindow(question: string): { word: string; window: string } | null {
   // Cues count only near the wh-word of the last sentence: "What kind of writing ... his health
   // issues?" asks for writing, and long LongMemEval preambles mention many unrelated nouns.
   const last = question.split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x)).at(-1) ?? "";
@@ -131,8 +131,8 @@ export function _cueWindow(question: string): { word: string; window: string } |
 }
 
 /** The semantic type a question's cue words ask for, or null (no cue, or not a what/which question). */
-export function _cueType(question: string): SemanticType | null {
-  const cue = _cueWindow(question);
+export function cueType(question: string): SemanticType | null {
+  const cue = cueWindow(question);
   if (cue === null) return null;
   if (cue.word === "where") {
     if (/\b(?:keep|store|put|stash|hide|hang)\b/i.test(cue.window)) return "home-spot";
@@ -167,7 +167,7 @@ const _VIDEO_GAME =
   /\b(?:video|graphics) card|\bconsoles?\b|\bxbox\b|\bplaystation\b|\bnintendo\b|\bsteam\b|\bpc\b/i;
 
 /** Split a list answer ("A, B, and C") into its items, plus how they were joined. */
-export function _listItems(answer: string): { items: string[]; joiner: string } {
+export function listItems(answer: string): { items: string[]; joiner: string } {
   const joiner = /,\s+and\s+/i.test(answer)
     ? ", and "
     : / and /i.test(answer)
@@ -209,9 +209,9 @@ export function inferAnswerType(
   const { answer } = options;
   const head = _ANSWER_HEADS.find(([re]) => re.test(answer.trim()));
   if (head !== undefined) return head[1];
-  const { items } = _listItems(answer);
+  const { items } = listItems(answer);
   // A narrower type the question names wins when every item belongs to it ("US cities").
-  const cued = _cueType(options.question);
+  const cued = cueType(options.question);
   if (cued !== null && items.length > 0) {
     const own = new Set((TYPED_LEXICON[cued] ?? []).map(_key));
     if (items.every((i) => own.has(_key(_core(i))))) return cued;
@@ -221,14 +221,14 @@ export function inferAnswerType(
   // "my sister" is a family member: a leading possessive stays and the rest is swapped.
   const types = items.map((i) => _MEMBER_TYPE.get(_key(_core(i))));
   if (types.length > 0 && types.every((t) => t !== undefined && t === types[0])) return types[0]!;
-  const cue = _cueWindow(options.question);
+  const cue = cueWindow(options.question);
   if (cue === null) return null;
   const { word } = cue;
   const words = normalizeTokens(answer);
-  if (word === "where" && _cueType(options.question) === "home-spot") {
+  if (word === "where" && cueType(options.question) === "home-spot") {
     return words.length <= 8 ? "home-spot" : null;
   }
-  if (word === "where" && _cueType(options.question) === "store") return "store";
+  if (word === "where" && cueType(options.question) === "store") return "store";
   const nounPhrase = /^(?:the|a|an)\b|^[A-Z]/.test(answer);
   if (
     nounPhrase && /\b(?:church|cathedral|temple|synagogue|mosque|chapel)\b/i.test(answer) &&
@@ -254,8 +254,8 @@ export function inferAnswerType(
       ? "city"
       : null;
   }
-  if (word === "how") return _cueType(options.question);
-  const type = _cueType(options.question);
+  if (word === "how") return cueType(options.question);
+  const type = cueType(options.question);
   if (type !== null) return fits(type) ? type : null;
   if (word !== "what" && word !== "which") return null;
   if (words.length > 4 || items.length > 1) return null;
@@ -342,7 +342,7 @@ export interface TypedSwapsOptions {
  */
 export function typedSwaps(options: TypedSwapsOptions): string[] {
   const { answer, question } = options;
-  const { items, joiner } = _listItems(answer);
+  const { items, joiner } = listItems(answer);
   // A swap is believable when y* is recognisably a member of the type. Typed only by the
   // question's wording, a list none of whose items is a member ("puzzles, training"), a phrase
   // of three words or more ("cook dog treats") or a niche name ("Jaipur Rugs" for a company)

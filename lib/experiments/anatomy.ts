@@ -10,11 +10,11 @@ import type { Agent } from "../agents/agent.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
 import { type DisplayTable, displayTable } from "../figures/display_table.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
-import { type OperatingPoint, PAPER_DEFAULTS } from "../model/operating_point.ts";
-import type { TrialRow } from "../model/trial_row.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import { type OperatingPoint, PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
 import { runPair } from "../run/run_pair.ts";
 import {
   failedPairTrajectory,

@@ -5,7 +5,7 @@
  * the simulator's global scales (`tests/bench/fit_simulator.ts`, demo set only): `loss` is how far
  * the medians lie outside the paper's ranges, plus one per shape that fails.
  */
-import type { TrialRow } from "../model/trial_row.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
 import {
   asymmetricExposureExperiment,

@@ -3,10 +3,10 @@ import type { Agent } from "../agents/agent.ts";
 import { isReferenceSpec } from "../agents/agent_spec.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import { loadDataset } from "../data/datasets.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { OperatingPoint } from "../model/operating_point.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { OperatingPoint } from "../schema/operating_point.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import type { ModelSetup } from "../run/model_setup.ts";
 import type { SweepOptions } from "../run/sweep.ts";
 import { loadPlugins, type Plugin, registerPlugin } from "../plugins/plugins.ts";
@@ -76,7 +76,7 @@ export interface ExperimentOptions {
 }
 
 /** Register the experiment's plugins (again is a no-op; a bad one throws `PluginError`). */
-export async function _usePlugins(options: ExperimentOptions): Promise<void> {
+export async function usePlugins(options: ExperimentOptions): Promise<void> {
   for (const plugin of options.plugins ?? []) {
     if (typeof plugin === "string") await loadPlugins({ paths: [plugin] });
     else registerPlugin({ plugin, source: "ExperimentOptions.plugins" });
@@ -88,7 +88,7 @@ export async function _usePlugins(options: ExperimentOptions): Promise<void> {
 const _built = new Map<string, Promise<Instance[]>>();
 
 /** Load `n` instances of a dataset at a bank size and trace load. */
-export async function _instances(
+export async function experimentInstances(
   options: ExperimentOptions,
   bankSize: number,
   traceLoad: number,
@@ -125,7 +125,7 @@ export async function _instances(
 }
 
 /** The agents, default every reference persona. */
-export function _agents(options: ExperimentOptions): readonly Agent[] {
+export function experimentAgents(options: ExperimentOptions): readonly Agent[] {
   return options.agents ?? resolveAgents({ specs: ["reference"] });
 }
 

@@ -8,7 +8,7 @@
 import pl from "nodejs-polars";
 import { z } from "zod";
 import type { Judge } from "../judges/judge.ts";
-import type { Instance } from "../model/instance.ts";
+import type { Instance } from "../schema/instance.ts";
 import { cohensKappa } from "../stats/cohens_kappa.ts";
 import { percentAgreement } from "../stats/percent_agreement.ts";
 import { repoPath } from "./repo_paths.ts";

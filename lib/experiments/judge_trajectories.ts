@@ -1,10 +1,10 @@
 /** The trajectories a judge is validated on: one sweep at the paper's default operating point. */
-import type { Instance } from "../model/instance.ts";
-import { PAPER_DEFAULTS } from "../model/operating_point.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { Instance } from "../schema/instance.ts";
+import { PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { sweep } from "../run/sweep.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
-import { _agents, _instances } from "./experiment_setup.ts";
+import { experimentAgents, experimentInstances } from "./experiment_setup.ts";
 
 /**
  * Clean and poisoned trajectories (both attacks) of every agent on `n` instances at `theta_w =
@@ -28,13 +28,17 @@ import { _agents, _instances } from "./experiment_setup.ts";
 export async function judgeTrajectories(
   options: ExperimentOptions,
 ): Promise<{ rows: TrialRow[]; instances: Instance[] }> {
-  const instances = await _instances(options, options.bankSize ?? PAPER_DEFAULTS.bankSize, 1);
+  const instances = await experimentInstances(
+    options,
+    options.bankSize ?? PAPER_DEFAULTS.bankSize,
+    1,
+  );
   const rows = await sweep({
     stage: "retrieval",
     grid: [1],
     instances,
     dataset: options.dataset ?? "demo",
-    agents: _agents(options),
+    agents: experimentAgents(options),
     seed: options.seed ?? 0,
     progress: options.progress?.("trajectories"),
     attacks: options.attacks,

@@ -3,15 +3,15 @@
  * sweep CLI builds them (`modelSetup`), resolve data and cache paths from the repository root,
  * and gather the experiment options with live progress in the cell.
  */
-import type { Attack } from "../model/instance.ts";
-import { PAPER_DEFAULTS } from "../model/operating_point.ts";
+import type { Attack } from "../schema/instance.ts";
+import { PAPER_DEFAULTS } from "../schema/operating_point.ts";
 import { FILLS } from "../stages/retrieval/fills.ts";
 import { jupyterProgress, jupyterStatus } from "../run/jupyter_progress.ts";
 import { type ModelSetup, modelSetup } from "../run/model_setup.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
 import { param } from "./notebook_param.ts";
 import { repoCachePath, repoDataDir, repoPath } from "./repo_paths.ts";
-import { _simulatorNote } from "./figures/_notes.ts";
+import { simulatorNote } from "../figures/figure_notes.ts";
 
 /** The knobs of a notebook's parameters cell that every experiment reads. */
 export interface NotebookKnobs {
@@ -142,7 +142,7 @@ export function notebookBanner(options: {
       o.models?.judge.id ?? "deterministic"
     }\`; dataset \`${String(o.dataset ?? "demo").replace(/^.*\//, "")}\`${
       o.n ? `, first ${o.n} instances` : ""
-    }; seed ${o.seed ?? 0}.` + (simulated ? `\n\n${_simulatorNote([{ simulated: true }])}` : "");
+    }; seed ${o.seed ?? 0}.` + (simulated ? `\n\n${simulatorNote([{ simulated: true }])}` : "");
   const banner = { text };
   Object.defineProperty(banner, Symbol.for("Jupyter.display"), {
     enumerable: false,

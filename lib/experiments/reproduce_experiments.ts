@@ -4,10 +4,10 @@
  * registered figure. One sequence for the run, its dry run and the paper's grid plan.
  */
 import type { ExperimentOptions } from "./experiment_setup.ts";
-import { figure3, figure3Column } from "./figures/figure3.ts";
-import type { FigureResult } from "./figures/figure_result.ts";
-import { FIGURES } from "./figures/figures.ts";
-import { midIntervals } from "./figures/mid_intervals.ts";
+import { figure3, figure3Column } from "./figure3.ts";
+import type { FigureResult } from "../figures/figure_result.ts";
+import { FIGURES } from "./figure_registry.ts";
+import { midIntervals } from "./mid_intervals.ts";
 import { stageExperiment } from "./stage_experiments.ts";
 
 /**

@@ -1,15 +1,20 @@
 /** The experiments behind the figures: each runs the sweeps one figure needs and summarizes. */
 import type pl from "nodejs-polars";
-import type { TrialRow } from "../model/trial_row.ts";
-import { PAPER_DEFAULTS } from "../model/operating_point.ts";
-import type { Stage } from "../model/operating_point.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import { PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import type { Stage } from "../schema/operating_point.ts";
 import { sweep } from "../run/sweep.ts";
 import { FILLS } from "../stages/retrieval/fills.ts";
 import { OFFLINE_RANKERS, RANKERS } from "../stages/writing/rankers.ts";
 import { summarize } from "../stats/summarize.ts";
 import { withBackend } from "./backend.ts";
 import type { ExperimentOptions } from "./experiment_setup.ts";
-import { _agents, _instances, _usePlugins, agentLabel } from "./experiment_setup.ts";
+import {
+  agentLabel,
+  experimentAgents,
+  experimentInstances,
+  usePlugins,
+} from "./experiment_setup.ts";
 
 /** An experiment's rows, its per-agent summary and what the caption should say. */
 export interface ExperimentResult {
@@ -35,12 +40,12 @@ async function _run(
   bankSize: number,
   traceLoad: number,
 ): Promise<TrialRow[]> {
-  await _usePlugins(options);
+  await usePlugins(options);
   return await (options.sweep ?? sweep)({
     stage,
-    instances: await _instances(options, bankSize, traceLoad),
+    instances: await experimentInstances(options, bankSize, traceLoad),
     dataset: options.dataset ?? "demo",
-    agents: _agents(options),
+    agents: experimentAgents(options),
     seed: options.seed ?? 0,
     progress: options.progress?.(label),
     judge: options.models?.judge,
@@ -199,8 +204,8 @@ export async function rankerExperiment(
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
-  await _usePlugins(options);
-  const simulated = _agents(options).every((a) => a.simulated);
+  await usePlugins(options);
+  const simulated = experimentAgents(options).every((a) => a.simulated);
   const paper = simulated ? OFFLINE_FIGURE5_RANKERS : ["llm:self", "random", "chronological"];
   const plugins = RANKERS.ids().filter((id) => !Object.hasOwn(OFFLINE_RANKERS, id));
   const rankers = options.rankers ?? [...paper, ...plugins];
@@ -246,7 +251,7 @@ export async function budgetFillExperiment(
     grid?: readonly number[];
   },
 ): Promise<ExperimentResult> {
-  await _usePlugins(options);
+  await usePlugins(options);
   const conditions = options.conditions ??
     (options.ks ?? [3, 5, 7]).flatMap((k) =>
       (options.fills ?? FILLS.ids()).map((fill) => ({ k, fill }))

@@ -4,8 +4,8 @@
  */
 import { JUPYTER_DISPLAY } from "../figures/display_figure.ts";
 import { createDocument } from "../figures/dom.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { pairSummaries, type PairSummary } from "./explore_data.ts";
 import { PAIR_VIEW_CSS, pairView } from "./pair_view.ts";
 

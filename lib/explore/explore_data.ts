@@ -4,10 +4,10 @@
  * milliseconds); each pair's detail is one JSON line parsed only when the pair is opened, with
  * traces and records defined once for the whole page, as in the sidecar.
  */
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
-import { trajectoryKey } from "../model/pair_trajectory.ts";
-import { SidecarEncoder } from "../model/trajectory_sidecar.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
+import { trajectoryKey } from "../schema/pair_trajectory.ts";
+import { SidecarEncoder } from "../schema/trajectory_sidecar.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { flipped } from "../run/counterfactual.ts";
 import { encodePairDetail, StringTable } from "./pair_detail.ts";
 import {
@@ -92,7 +92,7 @@ const _run = (r: TrialRow | undefined): RunSummary | null =>
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { TrialRow } from "../model/trial_row.ts";
+ * import type { TrialRow } from "../schema/trial_row.ts";
  * import { pairSummaries } from "./explore_data.ts";
  * const row = { runId: "r", seed: 0, agent: "a", simulated: true, dataset: "demo", attack: "minja", stage: "writing", thetaW: 0.5, policy: "UM",
  *   thetaR: 0.8, thetaRRisk: 0.8, k: 5, fill: "random", bankSize: 100, ranker: "usefulness", traceLoad: 1, instanceId: "i", pairId: "p",

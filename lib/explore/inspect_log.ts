@@ -3,12 +3,12 @@
  * sample per pair trial and condition with the agent's messages, the judge's scores and the row
  * as metadata. The schema is inspect_ai's `EvalLog` (version 2) as defined in
  * `src/inspect_ai/log/_log.py` of UKGovernmentBEIS/inspect_ai at commit
- * 499e6152e7b8fc8cbd8ac5283536572aa6e4ab17; what does not map is listed in the README
+ * 499e6152e7b8fc8cbd8ac5283536572aa6e4ab17; what does not map is listed in docs/explorer.md
  * ("Open a run in Inspect's viewer").
  */
-import type { PairTrajectory, TrajectoryMessage } from "../model/pair_trajectory.ts";
-import { trajectoryKey } from "../model/pair_trajectory.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { PairTrajectory, TrajectoryMessage } from "../schema/pair_trajectory.ts";
+import { trajectoryKey } from "../schema/pair_trajectory.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { pointLabel, settingLabel } from "./pair_facets.ts";
 
 /** The inspect_ai commit whose log schema this export follows. */

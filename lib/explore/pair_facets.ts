@@ -3,7 +3,7 @@
  * point, policy, attack, agent, dataset, setting) and the outcomes a pair can have. Declared once
  * here: the page, its links from `figures/index.html` and the Jupyter view all read these.
  */
-import type { TrialRow } from "../model/trial_row.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 /** The facets the pair table filters by, in the order the page shows them. */
 export const FACETS = [

@@ -12,7 +12,7 @@ import type {
   TrajectoryRecord,
   TrajectoryRun,
   TrajectoryTrace,
-} from "../model/pair_trajectory.ts";
+} from "../schema/pair_trajectory.ts";
 import type { PairSummary, RunSummary } from "./explore_data.ts";
 
 /** The view's stylesheet, scoped to `.mg-pair` (the page and notebook cells include it). */

@@ -1,6 +1,6 @@
 /** Rows for the explorer and the Inspect export: a rows file checked line by line at the boundary. */
-import { SystemRow } from "../model/system_row.ts";
-import { TrialRow } from "../model/trial_row.ts";
+import { SystemRow } from "../schema/system_row.ts";
+import { TrialRow } from "../schema/trial_row.ts";
 
 /**
  * Every row of a rows file (a sweep's or a systems run's), checked against the row contract. A

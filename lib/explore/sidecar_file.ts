@@ -3,8 +3,8 @@
  * is no trajectories, a torn last line is dropped) and writing it whole, atomically.
  */
 import { writeFileAtomic } from "../io/atomic_write.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
-import { decodeSidecar, SidecarEncoder } from "../model/trajectory_sidecar.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
+import { decodeSidecar, SidecarEncoder } from "../schema/trajectory_sidecar.ts";
 
 /**
  * The sidecar's default path beside a rows file: `rows.jsonl` -> `rows.trajectories.jsonl`

@@ -22,19 +22,19 @@ export const FONT_SIZE = 13;
 /** Frame or records, as every builder accepts. */
 export type FrameLike = pl.DataFrame | readonly Record<string, unknown>[];
 
-export function _records(frame: FrameLike): Record<string, unknown>[] {
+export function frameRecords(frame: FrameLike): Record<string, unknown>[] {
   return Array.isArray(frame) ? [...frame] : (frame as pl.DataFrame).toRecords();
 }
 
 /** Quantile type 7 (linear), as R's default and numpy's, of sorted values. */
-export function _quantile(sorted: readonly number[], p: number): number {
+export function quantileType7(sorted: readonly number[], p: number): number {
   const h = (sorted.length - 1) * p;
   const lo = Math.floor(h);
   return sorted[lo] + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)]) - sorted[lo]);
 }
 
 /** Legend: the metrics, then one diamond per metric the paper states a value of. */
-export function _metricLegend(
+export function metricLegend(
   metrics: readonly string[],
   paper: readonly PaperValue[],
 ): LegendEntry[] {
@@ -49,7 +49,7 @@ export function _metricLegend(
   ];
 }
 
-/** Options of {@link _metricPanels}. */
+/** Options of {@link metricPanels}. */
 export interface _MetricPanelsOptions {
   document: Document;
   /** Per-agent summary records (one row per agent and operating point). */
@@ -93,7 +93,7 @@ function _applies(panel: string, facet: unknown): boolean {
 }
 
 /** One chart: per facet, x and metric, the median across agents, IQR band and a box. */
-export function _metricPanels(o: _MetricPanelsOptions): Element {
+export function metricPanels(o: _MetricPanelsOptions): Element {
   const groups = new Map<string, { row: Record<string, unknown>; metric: string; v: number[] }>();
   const xPos = (v: unknown) => o.categories ? o.categories.indexOf(String(v)) : Number(v);
   for (const r of o.records) {
@@ -128,9 +128,9 @@ export function _metricPanels(o: _MetricPanelsOptions): Element {
       x,
       x1: x - half,
       x2: x + half,
-      median: _quantile(s, 0.5),
-      p25: _quantile(s, 0.25),
-      p75: _quantile(s, 0.75),
+      median: quantileType7(s, 0.5),
+      p25: quantileType7(s, 0.25),
+      p75: quantileType7(s, 0.75),
       min: s[0],
       max: s[s.length - 1],
     };

@@ -4,9 +4,15 @@
  * its interquartile range (P25, P75; quantile type 7, as the figures draw them).
  */
 import pl from "nodejs-polars";
-import { _quantile, _records, type FrameLike, METRIC_STYLE, METRICS } from "./_metric_panels.ts";
+import {
+  type FrameLike,
+  frameRecords,
+  METRIC_STYLE,
+  METRICS,
+  quantileType7,
+} from "./_metric_panels.ts";
 import { fixed } from "./labels.ts";
-import { _compareKeys } from "./compact_summary.ts";
+import { compareKeys } from "./compact_summary.ts";
 import type { PaperValue } from "./paper_values.ts";
 
 /** Options of {@link besidePaper}. */
@@ -54,7 +60,7 @@ function _applies(panel: string, facet: string): boolean {
  * ```
  */
 export function besidePaper(options: BesidePaperOptions): pl.DataFrame {
-  const records = _records(options.summary);
+  const records = frameRecords(options.summary);
   const format = options.format ?? ((_c: string, v: unknown) => String(v));
   const groups = new Map<string, Record<string, unknown>[]>();
   for (const r of records) {
@@ -82,7 +88,7 @@ export function besidePaper(options: BesidePaperOptions): pl.DataFrame {
       ).join("; ");
       const values = members.map((m) => m[metric]).filter((v) => v !== null && v !== undefined)
         .map(Number).filter(Number.isFinite).toSorted((a, b) => a - b);
-      const q = (p: number) => values.length ? Number(_quantile(values, p).toFixed(3)) : null;
+      const q = (p: number) => values.length ? Number(quantileType7(values, p).toFixed(3)) : null;
       out[`${label}: kit`] = q(0.5);
       out[`${label}: P25`] = q(0.25);
       out[`${label}: P75`] = q(0.75);
@@ -94,7 +100,7 @@ export function besidePaper(options: BesidePaperOptions): pl.DataFrame {
   });
   const columns = options.keys.map(([c]) => c);
   rows.sort((a, b) =>
-    _compareKeys(columns, a.first, b.first, options.orders ?? {}) || order(a.first) - order(b.first)
+    compareKeys(columns, a.first, b.first, options.orders ?? {}) || order(a.first) - order(b.first)
   );
   return _frame(rows.map((r) => r.out));
 }
@@ -132,11 +138,11 @@ export function kitMedian(options: {
   /** Column values the rows must have (numbers compared as numbers). */
   where: Readonly<Record<string, string | number>>;
 }): number | null {
-  const values = _records(options.summary).filter((r) =>
+  const values = frameRecords(options.summary).filter((r) =>
     Object.entries(options.where).every(([c, v]) =>
       typeof v === "number" ? Number(r[c]) === v : String(r[c]) === v
     )
   ).map((r) => r[options.metric]).filter((v) => v !== null && v !== undefined).map(Number)
     .toSorted((a, b) => a - b);
-  return values.length ? Number(_quantile(values, 0.5).toFixed(3)) : null;
+  return values.length ? Number(quantileType7(values, 0.5).toFixed(3)) : null;
 }

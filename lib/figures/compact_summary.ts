@@ -3,7 +3,13 @@
  * metric, one column per operating point, the median across agents in each cell.
  */
 import pl from "nodejs-polars";
-import { _quantile, _records, type FrameLike, METRIC_STYLE, METRICS } from "./_metric_panels.ts";
+import {
+  type FrameLike,
+  frameRecords,
+  METRIC_STYLE,
+  METRICS,
+  quantileType7,
+} from "./_metric_panels.ts";
 
 /**
  * Build the compact summary.
@@ -34,7 +40,7 @@ export function compactSummary(options: {
   /** Order of a key column's values (a figure's facet order); default numeric, else sorted. */
   orders?: Readonly<Record<string, readonly string[]>>;
 }): pl.DataFrame {
-  const records = _records(options.summary);
+  const records = frameRecords(options.summary);
   const format = options.format ?? ((_c: string, v: unknown) => String(v));
   const xs = options.categories
     ? options.categories.filter((c) => records.some((r) => String(r[options.x]) === c))
@@ -44,7 +50,7 @@ export function compactSummary(options: {
     facets.set(JSON.stringify(options.keys.map(([c]) => r[c])), r);
   }
   const keyed = [...facets.entries()].sort(([, a], [, b]) =>
-    _compareKeys(options.keys.map(([c]) => c), a, b, options.orders ?? {})
+    compareKeys(options.keys.map(([c]) => c), a, b, options.orders ?? {})
   );
   const rows: Record<string, unknown>[] = [];
   for (const [key, first] of keyed) {
@@ -58,7 +64,7 @@ export function compactSummary(options: {
           (options.categories ? String(r[options.x]) === x : Number(r[options.x]) === Number(x))
         ).map((r) => r[metric]).filter((v) => v !== null && v !== undefined).map(Number)
           .toSorted((a, b) => a - b);
-        row[x] = values.length ? Number(_quantile(values, 0.5).toFixed(3)) : null;
+        row[x] = values.length ? Number(quantileType7(values, 0.5).toFixed(3)) : null;
       }
       const backends = records.filter((r) =>
         JSON.stringify(options.keys.map(([c]) => r[c])) === key && r.backend !== undefined
@@ -84,7 +90,7 @@ export function compactSummary(options: {
 }
 
 /** Compare two records by key columns: a given order, else numbers, else strings. */
-export function _compareKeys(
+export function compareKeys(
   columns: readonly string[],
   a: Record<string, unknown>,
   b: Record<string, unknown>,

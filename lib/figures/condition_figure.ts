@@ -7,7 +7,7 @@ import * as Plot from "@observablehq/plot";
 import { composeFigure, type LegendEntry } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _quantile, _records, FONT_SIZE, METRIC_STYLE, METRICS } from "./_metric_panels.ts";
+import { FONT_SIZE, frameRecords, METRIC_STYLE, METRICS, quantileType7 } from "./_metric_panels.ts";
 import type { PaperValue } from "./paper_values.ts";
 
 /** Line colours of the conditions, in condition order (Observable's categorical palette). */
@@ -97,7 +97,7 @@ function _order(values: readonly string[]): string[] {
  */
 export function conditionFigure(options: ConditionFigureOptions): Element {
   const document = options.document ?? createDocument();
-  const records = _records(options.summary);
+  const records = frameRecords(options.summary);
   const metrics = options.metrics ?? METRICS;
   const conditions = options.conditions
     ? options.conditions.filter((c) => records.some((r) => String(r[options.condition]) === c))
@@ -144,9 +144,9 @@ export function conditionFigure(options: ConditionFigureOptions): Element {
       condition,
       metric: panelOf(metric),
       x: x + dodge(condition),
-      median: _quantile(s, 0.5),
-      p25: _quantile(s, 0.25),
-      p75: _quantile(s, 0.75),
+      median: quantileType7(s, 0.5),
+      p25: quantileType7(s, 0.25),
+      p75: quantileType7(s, 0.75),
     };
   }).sort((a, b) => a.x - b.x);
 

@@ -5,7 +5,7 @@
 import * as Plot from "@observablehq/plot";
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
-import { _records, FONT_SIZE, type FrameLike } from "./_metric_panels.ts";
+import { FONT_SIZE, type FrameLike, frameRecords } from "./_metric_panels.ts";
 import { AXIS_LABEL, orderPolicies, withPanel } from "./labels.ts";
 
 /** The flip rates drawn, in legend order, with their colour and meaning. */
@@ -125,7 +125,7 @@ export function counterfactualFigure(options: CounterfactualFigureOptions): Elem
   const charts = (Object.keys(STAGES) as (keyof typeof STAGES)[]).flatMap((stage) => {
     const summary = options.summaries[stage];
     if (summary === undefined) return [];
-    const records = withPanel(_records(summary));
+    const records = withPanel(frameRecords(summary));
     for (const r of records) {
       for (const metric of Object.keys(FLIP_STYLE)) {
         const m = r[`${metric}CiMethod`];

@@ -2,7 +2,7 @@
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _metricLegend, _metricPanels, _records, METRICS } from "./_metric_panels.ts";
+import { frameRecords, metricLegend, metricPanels, METRICS } from "./_metric_panels.ts";
 import { AXIS_LABEL, orderPolicies, withPanel } from "./labels.ts";
 import type { PaperValue } from "./paper_values.ts";
 
@@ -40,7 +40,7 @@ function _column(
   rows: number,
 ): Element {
   const x = _X[stage];
-  return _metricPanels({
+  return metricPanels({
     document,
     records,
     x,
@@ -102,9 +102,9 @@ export function figure3Stages(options: Figure3Options): Element {
   const document = options.document ?? createDocument();
   const paper = options.paper ?? [];
   const rows = {
-    writing: withPanel(_records(options.summaries.writing)),
-    management: withPanel(_records(options.summaries.management)),
-    retrieval: withPanel(_records(options.summaries.retrieval)),
+    writing: withPanel(frameRecords(options.summaries.writing)),
+    management: withPanel(frameRecords(options.summaries.management)),
+    retrieval: withPanel(frameRecords(options.summaries.retrieval)),
   };
   const panels = new Set(rows.writing.map((r) => r.panel)).size || 1;
   const charts = (["writing", "management", "retrieval"] as const).map((stage) =>
@@ -117,7 +117,7 @@ export function figure3Stages(options: Figure3Options): Element {
     charts,
     title: "Figure 3. Utility and risk at each memory stage",
     subtitle: "Columns: writing, management, retrieval. Rows: dataset · attack.",
-    legend: _metricLegend(METRICS, drawn),
+    legend: metricLegend(METRICS, drawn),
     caption: _caption(
       options.agentLabel,
       agents,
@@ -168,7 +168,7 @@ const _TITLE = {
 export function drawFigure3Column(options: Figure3ColumnOptions): Element {
   const document = options.document ?? createDocument();
   const paper = options.paper ?? [];
-  const records = withPanel(_records(options.summary));
+  const records = withPanel(frameRecords(options.summary));
   const panels = new Set(records.map((r) => r.panel)).size || 1;
   const drawn = paper.filter((p) => p.figure === "figure3" && p.stage === options.stage);
   const agents = new Set(records.map((r) => r.agent)).size;
@@ -176,7 +176,7 @@ export function drawFigure3Column(options: Figure3ColumnOptions): Element {
     document,
     charts: [_column(document, options.stage, records, paper, 760, panels)],
     title: _TITLE[options.stage],
-    legend: _metricLegend(METRICS, drawn),
+    legend: metricLegend(METRICS, drawn),
     caption: _caption(
       options.agentLabel,
       agents,

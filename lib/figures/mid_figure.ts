@@ -3,7 +3,7 @@ import * as Plot from "@observablehq/plot";
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _records, FONT_SIZE, METRIC_STYLE } from "./_metric_panels.ts";
+import { FONT_SIZE, frameRecords, METRIC_STYLE } from "./_metric_panels.ts";
 import { AXIS_LABEL, orderPolicies, withPanel } from "./labels.ts";
 
 /** Options of {@link midFigure}. */
@@ -135,9 +135,9 @@ const _METHOD_TEXT: Record<string, string> = {
  */
 export function midFigure(options: MidFigureOptions): Element {
   const document = options.document ?? createDocument();
-  const writing = withPanel(_records(options.summaries.writing));
-  const management = withPanel(_records(options.summaries.management));
-  const retrieval = withPanel(_records(options.summaries.retrieval));
+  const writing = withPanel(frameRecords(options.summaries.writing));
+  const management = withPanel(frameRecords(options.summaries.management));
+  const retrieval = withPanel(frameRecords(options.summaries.retrieval));
   const categories = orderPolicies(management.map((r) => String(r.policy)));
   const methods = [
     ...new Set(

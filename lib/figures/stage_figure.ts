@@ -2,7 +2,7 @@
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _metricLegend, _metricPanels, _records, METRICS } from "./_metric_panels.ts";
+import { frameRecords, metricLegend, metricPanels, METRICS } from "./_metric_panels.ts";
 import type { PaperValue } from "./paper_values.ts";
 
 /** Options of {@link stageFigure}. */
@@ -63,14 +63,14 @@ export interface StageFigureOptions {
  */
 export function stageFigure(options: StageFigureOptions): Element {
   const document = options.document ?? createDocument();
-  const records = _records(options.summary);
+  const records = frameRecords(options.summary);
   const metrics = options.metrics ?? METRICS;
   const paper = (options.paper ?? []).filter((p) => metrics.includes(p.metric));
   const rowsOfFacets = options.fy ? new Set(records.map((r) => r[options.fy!])).size : 1;
   const columnsOfFacets = options.fx ? new Set(records.map((r) => String(r[options.fx!]))).size : 1;
   // Each column facet needs room for its header and tick labels, whatever width was asked for.
   const width = Math.max(options.width ?? 720, 160 + 240 * columnsOfFacets);
-  const chart = _metricPanels({
+  const chart = metricPanels({
     document,
     records,
     x: options.x,
@@ -93,7 +93,7 @@ export function stageFigure(options: StageFigureOptions): Element {
     document,
     charts: [chart],
     title: options.title,
-    legend: _metricLegend(metrics, paper),
+    legend: metricLegend(metrics, paper),
     caption:
       `Agent backend: ${options.agentLabel ?? "offline reference agent"} (${agents} agent${
         agents === 1 ? "" : "s"

@@ -3,7 +3,7 @@ import * as Plot from "@observablehq/plot";
 import { composeFigure } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { _records } from "./_metric_panels.ts";
+import { frameRecords } from "./_metric_panels.ts";
 
 /** Options of {@link topKFigure}. */
 export interface TopKFigureOptions {
@@ -63,8 +63,8 @@ export function topKFigure(options: TopKFigureOptions): Element {
       value: Number(r.value) * 100,
     }));
   const data = [
-    ...tag(_records(options.paper), "paper"),
-    ...tag(options.measured ? _records(options.measured) : [], "kit"),
+    ...tag(frameRecords(options.paper), "paper"),
+    ...tag(options.measured ? frameRecords(options.measured) : [], "kit"),
   ];
   const systems = [...new Set(data.map((d) => String(d.system)))];
   const domain = [

@@ -1,7 +1,7 @@
 /** The judge interface: does a decision support the correct answer, does it match the target? */
-import type { ModelUsage } from "../model/model_usage.ts";
-import type { Instance } from "../model/instance.ts";
-import type { JudgeScope } from "../model/trial_row.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
+import type { Instance } from "../schema/instance.ts";
+import type { JudgeScope } from "../schema/trial_row.ts";
 import type { ModelClient } from "../models/model_client.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** Judge the outputs of finished rows again, with any judge, as labels keyed by trajectory. */
-import type { Instance } from "../model/instance.ts";
-import { trajectoryId } from "../model/trajectory_id.ts";
+import type { Instance } from "../schema/instance.ts";
+import { trajectoryId } from "../schema/trajectory_id.ts";
 import type { Judge } from "./judge.ts";
 
 /** The two questions a judge (or an annotator) answers about a trajectory. */

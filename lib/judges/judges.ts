@@ -2,7 +2,7 @@
  * The judge registry: the deterministic matcher, then any plugin's judges by id. The LLM judges
  * (`llm:self`, `llm:MODEL`) are built on demand over a model client (see `modelSetup`).
  */
-import { createRegistry, type Registry } from "../model/registry.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
 import { deterministicJudge } from "./deterministic_judge.ts";
 import type { Judge } from "./judge.ts";
 

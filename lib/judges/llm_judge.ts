@@ -7,9 +7,9 @@
  * Prompts: `prompts/answer_judge.md`, `prompts/trajectory_judge.md`.
  */
 import { z } from "zod";
-import type { ModelUsage } from "../model/model_usage.ts";
-import { stableId } from "../model/stable_id.ts";
-import type { JudgeScope } from "../model/trial_row.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
+import { stableId } from "../schema/stable_id.ts";
+import type { JudgeScope } from "../schema/trial_row.ts";
 import type { ChatMessage, ModelClient } from "../models/model_client.ts";
 import { parseJsonReply } from "../models/parse_json_reply.ts";
 import { fillPrompt, readPromptFile } from "../text/prompt_file.ts";

@@ -2,7 +2,7 @@
  * `--judge llm:self`: each model agent's trials are judged by the agent's own model, the default
  * judge of `llm:` agents (no second endpoint or key needed). Rows name the model that judged.
  */
-import type { JudgeScope } from "../model/trial_row.ts";
+import type { JudgeScope } from "../schema/trial_row.ts";
 import type { ModelClient } from "../models/model_client.ts";
 import type { Judge } from "./judge.ts";
 import { judgePromptHash, llmJudge } from "./llm_judge.ts";

@@ -8,7 +8,7 @@
  * retries with jitter. Errors name the HTTP status and the provider's error code. Keys never
  * leave this file: errors are redacted, cache keys exclude them.
  */
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 import { createPrng, type Prng } from "../random/prng.ts";
 import { callScope } from "./call_scope.ts";
 import { splitReasoning } from "../text/reasoning.ts";

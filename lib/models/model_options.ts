@@ -1,5 +1,5 @@
 /** Per-model overrides of the catalog, written `ID.key=value`, parsed and typed. */
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 import {
   MODEL_CATALOG,
   MODEL_OPTION_KEYS,

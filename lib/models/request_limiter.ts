@@ -2,7 +2,7 @@
  * Adaptive concurrency for one endpoint: additive increase, multiplicative decrease on 429s and
  * timeouts, and pauses that hold only this endpoint's requests.
  */
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 
 /** How a request ended, as far as the endpoint's load is concerned. */
 export type RequestOutcome =

@@ -4,7 +4,7 @@
  * and after it is answered (the provider's usage); a request whose estimate would take the spend
  * past the cap is not sent: the run stops, finishes what is in flight and keeps what it has.
  */
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 import type { ModelPrices } from "./model_catalog.ts";
 
 /** Thrown instead of sending a request that would cross the cap; the run stops on it. */

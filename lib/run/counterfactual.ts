@@ -6,9 +6,9 @@
  * record carried the decision: the risk record (attack successes undone), the helpful record
  * (correct answers lost) or a background record (distractor influence).
  */
-import type { MemoryRecord, RecordRole } from "../model/memory_record.ts";
-import { trajectoryId } from "../model/trajectory_id.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { MemoryRecord, RecordRole } from "../schema/memory_record.ts";
+import { trajectoryId } from "../schema/trajectory_id.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 /** The counterfactual modes of a sweep: `none` (default) or leave-one-out over the context. */
 export const COUNTERFACTUAL_MODES = ["none", "loo"] as const;

@@ -3,8 +3,8 @@
  * (sweep, reproduce, systems, batch, plan, notebooks, calibrate) and `sweep` itself ask it.
  */
 import { AGENTS } from "../agents/agents.ts";
-import { FieldError } from "../model/field_error.ts";
-import { OFFLINE_RANKER, PAPER_DEFAULTS } from "../model/operating_point.ts";
+import { FieldError } from "../schema/field_error.ts";
+import { OFFLINE_RANKER, PAPER_DEFAULTS } from "../schema/operating_point.ts";
 
 /** What the rule reads of an agent. */
 export interface AgentKind {

@@ -2,7 +2,7 @@
  * The one builder of error rows: a failed call becomes a row with its (redacted) message and
  * null decisions, never a wrong answer. The stage sweep and the systems' measurement both use it.
  */
-import type { ModelUsage } from "../model/model_usage.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
 import { redact } from "../models/redact.ts";
 import { isSpendCapReached } from "../models/spend_cap.ts";
 

@@ -3,7 +3,7 @@
  * ends with failures says which failures, and a notebook run can report them to its caller.
  */
 import { appendFileSync } from "node:fs";
-import type { TrialRow } from "../model/trial_row.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 // Status and provider code first (what the endpoint said), the text of the message last.
 const _KINDS: [RegExp, (m: RegExpExecArray) => string][] = [

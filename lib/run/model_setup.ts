@@ -6,10 +6,10 @@ import { JUDGES } from "../judges/judges.ts";
 import type { Judge } from "../judges/judge.ts";
 import { llmJudge } from "../judges/llm_judge.ts";
 import { selfJudge } from "../judges/self_judge.ts";
-import type { JudgeScope, MemoryPlacement } from "../model/trial_row.ts";
+import type { JudgeScope, MemoryPlacement } from "../schema/trial_row.ts";
 import { resolveModelEndpoint } from "../models/model_catalog.ts";
 import { parseModelOptions } from "../models/model_options.ts";
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 import {
   type CacheMiss,
   type ChatResult,

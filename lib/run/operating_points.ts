@@ -1,5 +1,5 @@
 /** Expand a one-stage sweep into operating points, the other stages held at their base values. */
-import { type OperatingPoint, PAPER_DEFAULTS, type Stage } from "../model/operating_point.ts";
+import { type OperatingPoint, PAPER_DEFAULTS, type Stage } from "../schema/operating_point.ts";
 import { POLICIES } from "../stages/management/policies.ts";
 
 /** The default grid: `theta` in {0, 0.1, ..., 1}. */

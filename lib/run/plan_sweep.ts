@@ -1,8 +1,8 @@
 /** Plan a sweep: every (attack, agent, operating point, instance) pair task, in a fixed order. */
 import type { Agent } from "../agents/agent.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { OperatingPoint } from "../model/operating_point.ts";
-import { stableId } from "../model/stable_id.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { OperatingPoint } from "../schema/operating_point.ts";
+import { stableId } from "../schema/stable_id.ts";
 import { exposureSchedule } from "../stages/retrieval/exposure_schedule.ts";
 import type { PairTask } from "./run_pair.ts";
 

@@ -3,7 +3,7 @@
  * across agents of clean utility, poisoned utility and ASR. Full statistics with intervals live
  * in lib/stats.
  */
-import type { TrialRow } from "../model/trial_row.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 /** The columns {@link quickSummary} reads. */
 export type QuickSummaryRow = Pick<

@@ -1,5 +1,5 @@
 /** Read a rows file written so far (possibly cut off mid-line by a kill). */
-import { TrialRow } from "../model/trial_row.ts";
+import { TrialRow } from "../schema/trial_row.ts";
 import { counterfactualCalls } from "./counterfactual.ts";
 import { trialKey } from "./run_pair.ts";
 

@@ -7,7 +7,7 @@
 import { agentPrompts } from "../agents/memory_prompt.ts";
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
-import { stableId } from "../model/stable_id.ts";
+import { stableId } from "../schema/stable_id.ts";
 import type { ModelClient } from "../models/model_client.ts";
 import { RANKER_PROMPT, RANKING_FORMAT } from "../stages/writing/rankers/llm.ts";
 import type { Writer } from "../stages/writing/writer.ts";

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { writeFileAtomic } from "../io/atomic_write.ts";
-import { stableId } from "../model/stable_id.ts";
+import { stableId } from "../schema/stable_id.ts";
 import { redact } from "../models/redact.ts";
 import { fingerprintDifferences, type RunFingerprint } from "./run_fingerprint.ts";
 

@@ -4,12 +4,12 @@
  * judge. Pairing is structural: both rows come out of one call.
  */
 import type { Agent } from "../agents/agent.ts";
-import type { ModelUsage } from "../model/model_usage.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { OperatingPoint } from "../model/operating_point.ts";
-import { type Condition, TRIAL_ROW_COLUMNS, type TrialRow } from "../model/trial_row.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { OperatingPoint } from "../schema/operating_point.ts";
+import { type Condition, TRIAL_ROW_COLUMNS, type TrialRow } from "../schema/trial_row.ts";
 import type { Judge, Verdict } from "../judges/judge.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
 import { memoryState } from "../stages/management/memory_state.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { pairContexts } from "../stages/retrieval/pair_contexts.ts";

@@ -1,6 +1,6 @@
 /** Run planned pair tasks concurrently, handing rows to a sink in plan order. */
-import { FieldError } from "../model/field_error.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import { FieldError } from "../schema/field_error.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { callScope, withCallScope } from "../models/call_scope.ts";
 import type { ResponseCache } from "../models/response_cache.ts";
 import { type Progress, silentProgress } from "./progress.ts";

@@ -3,22 +3,21 @@ import type { Agent } from "../agents/agent.ts";
 import { deterministicJudge } from "../judges/deterministic_judge.ts";
 import type { Judge } from "../judges/judge.ts";
 import { selfJudge } from "../judges/self_judge.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { OperatingPoint, Stage } from "../model/operating_point.ts";
-import type { TrialRow } from "../model/trial_row.ts";
-import type { ManagementPolicy } from "../stages/management/policy.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { OperatingPoint, Stage } from "../schema/operating_point.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import type { Ranker } from "../stages/writing/ranker.ts";
 import type { Writer } from "../stages/writing/writer.ts";
 import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
 import { operatingPoints } from "./operating_points.ts";
-import { stableId } from "../model/stable_id.ts";
+import { stableId } from "../schema/stable_id.ts";
 import { reportErrorRows } from "./error_summary.ts";
 import { planSweep } from "./plan_sweep.ts";
 import type { Progress } from "./progress.ts";
 import { runSweep } from "./run_sweep.ts";
 import type { CounterfactualMode } from "./counterfactual.ts";
 import { sweepResources } from "./sweep_resources.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
 import { trialKey } from "./run_pair.ts";
 import { failedPairTrajectory, type PairCapture, pairTrajectory } from "./trajectory_capture.ts";
 import { withCallScope } from "../models/call_scope.ts";
@@ -63,8 +62,6 @@ export interface SweepOptions {
   writer?: Writer;
   /** Extra rankers by id; default none (offline rankers are always there). */
   rankers?: Readonly<Record<string, Ranker>>;
-  /** Extra management policies by id; default none. */
-  extraPolicies?: Readonly<Record<string, ManagementPolicy>>;
   /**
    * Receives each pair's rows as they finish, in plan order; with `trajectories`, also the pair
    * trial's sidecar line. Default none.
@@ -100,7 +97,7 @@ export interface SweepOptions {
    * Worker threads to run pair trials on, an integer >= 1; instances are dealt to them and rows
    * still reach `onRows` in plan order, so the rows are the same bytes for any count (except
    * `latencyMs`). More than 1 needs an offline sweep whose stages are all built in: simulated
-   * agents, a registered judge and writer, no `rankers`, `extraPolicies` or `rankerFactory`.
+   * agents, a registered judge and writer, no `rankers` or `rankerFactory`.
    * Default 1 (this thread).
    */
   workers?: number;
@@ -188,7 +185,6 @@ export async function sweep(options: SweepOptions): Promise<TrialRow[]> {
     judge,
     writer,
     rankers: options.rankers,
-    policies: options.extraPolicies,
     rankerFactory: options.rankerFactory,
     writeAhead: options.writeAhead,
   });

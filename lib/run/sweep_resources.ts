@@ -1,9 +1,9 @@
 /** Shared, cached resources of a sweep: rankings, unit writes, fill orders, policies, judge. */
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
-import type { Instance } from "../model/instance.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { Trace } from "../model/trace.ts";
+import type { Instance } from "../schema/instance.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { Trace } from "../schema/trace.ts";
 import type { ManagementPolicy } from "../stages/management/policy.ts";
 import { resolvePolicy } from "../stages/management/policies.ts";
 import { type FillMode, fillOrder } from "../stages/retrieval/fill_order.ts";
@@ -53,8 +53,6 @@ export function sweepResources(options: {
   writer: Writer;
   /** Rankers by id besides the registered ones (`RANKERS`); default none. */
   rankers?: Readonly<Record<string, Ranker>>;
-  /** Extra management policies by id; default none. */
-  policies?: Readonly<Record<string, ManagementPolicy>>;
   /** Builds rankers not in `rankers` (e.g. `llm:self`, `llm:MODEL`); default none. */
   rankerFactory?: (id: string, agent: Agent | undefined) => Ranker | undefined;
   /**
@@ -103,7 +101,7 @@ export function sweepResources(options: {
       }
       return ranking;
     },
-    policy: (id) => resolvePolicy({ id, extra: options.policies }),
+    policy: (id) => resolvePolicy({ id }),
     fillOrder(instance, mode, seed) {
       const key = JSON.stringify([instance.id, instance.background.length, mode, seed]);
       let order = fills.get(key);

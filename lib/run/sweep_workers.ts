@@ -3,12 +3,12 @@
  * share of the plan, and the main thread hands rows on in plan order, so the file is the same
  * bytes whatever the worker count.
  */
-import type { TrialRow } from "../model/trial_row.ts";
-import type { PairTrajectory } from "../model/pair_trajectory.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import type { PairTrajectory } from "../schema/pair_trajectory.ts";
 import { resolveAgents } from "../agents/resolve_agents.ts";
 import type { Judge } from "../judges/judge.ts";
 import { JUDGES } from "../judges/judges.ts";
-import type { OperatingPoint } from "../model/operating_point.ts";
+import type { OperatingPoint } from "../schema/operating_point.ts";
 import { RANKERS } from "../stages/writing/rankers.ts";
 import type { Writer } from "../stages/writing/writer.ts";
 import { WRITERS } from "../stages/writing/writers.ts";
@@ -144,9 +144,7 @@ export function workerPlan(context: {
     if (!RANKERS.get(p.ranker)) refuse(`ranker ${p.ranker} is not a registered ranker`);
   }
   // A ranker factory is not needed: every ranker is registered (checked above).
-  for (const name of ["rankers", "extraPolicies"] as const) {
-    if (options[name] !== undefined) refuse(`${name} holds functions`);
-  }
+  if (options.rankers !== undefined) refuse("rankers holds functions");
   const {
     agents: _a,
     judge: _j,

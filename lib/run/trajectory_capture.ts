@@ -4,8 +4,8 @@
  * answer's trajectory) to a hook, and `pairTrajectory` turns that into one compact, redacted
  * sidecar line. The runner is not restructured: the hook is one optional field of the task.
  */
-import type { Instance } from "../model/instance.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
+import type { Instance } from "../schema/instance.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
 import {
   PAIR_TRAJECTORY_FORMAT,
   type PairTrajectory,
@@ -13,9 +13,9 @@ import {
   type TrajectoryRecord,
   type TrajectoryRun,
   type TrajectoryTrace,
-} from "../model/pair_trajectory.ts";
-import type { Trace } from "../model/trace.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+} from "../schema/pair_trajectory.ts";
+import type { Trace } from "../schema/trace.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { knownSecrets, redact } from "../models/redact.ts";
 import type { ManagementPolicy, MemoryState } from "../stages/management/policy.ts";
 import { quarantineReason } from "../stages/management/quarantine_reason.ts";
@@ -200,7 +200,7 @@ function _run(
  * import { referenceAgent } from "../agents/reference_agent.ts";
  * import { loadDemo } from "../data/demo.ts";
  * import { deterministicJudge } from "../judges/deterministic_judge.ts";
- * import { PAPER_DEFAULTS } from "../model/operating_point.ts";
+ * import { PAPER_DEFAULTS } from "../schema/operating_point.ts";
  * import { verbatimWriter } from "../stages/writing/writers/verbatim.ts";
  * import { runPair } from "./run_pair.ts";
  * import { sweepResources } from "./sweep_resources.ts";

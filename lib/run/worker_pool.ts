@@ -1,5 +1,5 @@
 /** The one bounded worker pool: the stage sweep's pairs and the systems' tasks run through it. */
-import { FieldError } from "../model/field_error.ts";
+import { FieldError } from "../schema/field_error.ts";
 import { isSpendCapReached } from "../models/spend_cap.ts";
 
 /**

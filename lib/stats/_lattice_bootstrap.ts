@@ -7,7 +7,7 @@ const _U32 = 2.3283064365386963e-10;
 const _CUT = 1e-16;
 
 /** Exact distribution of a statistic's numerator sum: value `lo + step * i` has mass `pmf[i]`. */
-export interface _LatticePmf {
+export interface LatticePmf {
   lo: number;
   step: number;
   pmf: Float64Array;
@@ -20,7 +20,7 @@ export interface _LatticePmf {
  * of a trinomial, `P(Y = y) = sum_K Bin(K; n, s) Bin((K + y) / 2; K, r)` with `K` the number of
  * outer draws. Returns null for other numerators (the caller resamples instead).
  */
-export function _latticePmf(w: Float64Array, a: Float64Array, n: number): _LatticePmf | null {
+export function latticePmf(w: Float64Array, a: Float64Array, n: number): LatticePmf | null {
   const values = [...new Set(a)].sort((x, y) => x - y);
   const mass = values.map((v) => {
     let s = 0;
@@ -56,7 +56,7 @@ export function _latticePmf(w: Float64Array, a: Float64Array, n: number): _Latti
  * conditional binomials over the bins, each by inversion from its mode (exact up to the 2^-32
  * resolution of the uniforms). Costs O(bins * sd), not O(resamples).
  */
-export function _sampleHistogram(
+export function sampleHistogram(
   pmf: Float64Array,
   resamples: number,
   bits: () => number,

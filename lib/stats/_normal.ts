@@ -7,7 +7,7 @@ import { errorFunction } from "simple-statistics";
  * Enough for interval levels: an error of 1.2e-7 in a level moves a type-7 quantile of 10,000
  * resamples by 0.0012 positions.
  */
-export function _ndtr(x: number): number {
+export function normalCdf(x: number): number {
   if (Number.isNaN(x)) return NaN;
   return 0.5 * (1 + errorFunction(x / Math.SQRT2));
 }
@@ -41,7 +41,7 @@ const D = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.7544
  * Standard normal quantile (scipy's `ndtri`) by Acklam's rational approximation, relative
  * error below 1.15e-9. Returns -Infinity at 0 and Infinity at 1.
  */
-export function _ndtri(p: number): number {
+export function normalQuantile(p: number): number {
   if (Number.isNaN(p) || p < 0 || p > 1) return NaN;
   if (p === 0) return -Infinity;
   if (p === 1) return Infinity;
@@ -51,7 +51,7 @@ export function _ndtri(p: number): number {
     return (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) /
       ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1);
   }
-  if (p > 1 - low) return -_ndtri(1 - p);
+  if (p > 1 - low) return -normalQuantile(1 - p);
   const q = p - 0.5;
   const r = q * q;
   return (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q /

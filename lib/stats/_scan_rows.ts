@@ -1,9 +1,15 @@
 /** Read the columns a summary needs from a JSONL rows file with Polars, types checked on read. */
 import pl from "nodejs-polars";
-import { _CONDITIONS, _dtype, type _Kind, _misfit, _NON_NULL } from "./_row_columns.ts";
+import {
+  type ColumnKind,
+  columnMisfit,
+  NON_NULL_COLUMNS,
+  polarsDtype,
+  ROW_CONDITIONS,
+} from "./_row_columns.ts";
 
 /** The first line of a rows file as an object; TypeError for an empty file or a non-object. */
-export function _firstRow(path: string): Record<string, unknown> {
+export function firstRow(path: string): Record<string, unknown> {
   const line = _lines(path).next();
   if (line.done) throw new TypeError(`Cannot read rows from ${path}: the file is empty`);
   const value = _parse(line.value.text);
@@ -16,14 +22,14 @@ export function _firstRow(path: string): Record<string, unknown> {
 }
 
 /** Bytes of the rows file Polars parses at a time: memory follows this, not the file size. */
-export const _CHUNK_BYTES = 32 << 20;
+export const SCAN_CHUNK_BYTES = 32 << 20;
 
 /**
- * What a reducer of {@link _scanRows} must return: a frame whose `_row` column holds, for each
+ * What a reducer of {@link scanRows} must return: a frame whose `_row` column holds, for each
  * row it keeps as it is, the row's index (`_row` of its input), and whose `_last` column holds
  * the largest input index in each output row (so the rows of a block are counted).
  */
-export const _ROW = "_row", _LAST = "_last";
+export const ROW_INDEX_COLUMN = "_row", LAST_INDEX_COLUMN = "_last";
 
 /**
  * Read `columns` (name to kind) of every line with Polars' NDJSON reader and the declared schema
@@ -44,37 +50,38 @@ export const _ROW = "_row", _LAST = "_last";
  * plus the reduced frames, whatever the file's other columns hold. Returns the reduced blocks
  * concatenated in file order.
  */
-export function _scanRows(
+export function scanRows(
   path: string,
-  columns: Record<string, _Kind>,
+  columns: Record<string, ColumnKind>,
   reduce: (rows: pl.LazyDataFrame, invalid: pl.Expr) => pl.LazyDataFrame,
-  chunkBytes: number = _CHUNK_BYTES,
+  chunkBytes: number = SCAN_CHUNK_BYTES,
 ): pl.DataFrame {
   const schema = Object.fromEntries(
-    Object.entries(columns).map(([c, kind]) => [c, _dtype(kind, c)]),
+    Object.entries(columns).map(([c, kind]) => [c, polarsDtype(kind, c)]),
   );
   const col = pl.col;
-  let invalid = col("condition").cast(pl.Utf8).isIn([..._CONDITIONS]).not();
-  for (const c of _NON_NULL) invalid = invalid.or(col(c).isNull());
+  let invalid = col("condition").cast(pl.Utf8).isIn([...ROW_CONDITIONS]).not();
+  for (const c of NON_NULL_COLUMNS) invalid = invalid.or(col(c).isNull());
   const blocks: pl.DataFrame[] = [];
   let rows = 0;
   const scan = (file: string) => {
     let block: pl.DataFrame;
     try {
       // scanJson, not readJSON: the latter fails under Deno in nodejs-polars 0.25.2.
-      const lf = pl.scanJson(file, { schema } as never).withRowIndex(_ROW);
+      const lf = pl.scanJson(file, { schema } as never).withRowIndex(ROW_INDEX_COLUMN);
       block = reduce(lf, invalid).collectSync();
     } catch (e) {
-      const why = _explainFile(path, columns, rows) ?? (e as Error).message.split("\n")[0];
+      const why = explainFile(path, columns, rows) ?? (e as Error).message.split("\n")[0];
       throw new TypeError(`Cannot read rows from ${path}: ${why}`);
     }
     const [last, firstBad] = block.select(
-      col(_LAST).max().alias("last"),
-      col(_ROW).filter(col(_ROW).isNotNull().and(invalid.fillNull(true))).min().alias("bad"),
+      col(LAST_INDEX_COLUMN).max().alias("last"),
+      col(ROW_INDEX_COLUMN).filter(col(ROW_INDEX_COLUMN).isNotNull().and(invalid.fillNull(true)))
+        .min().alias("bad"),
     ).row(0);
     if (firstBad !== null && firstBad !== undefined) {
       const row = rows + Number(firstBad);
-      const why = _explainFile(path, columns, row) ?? `row ${row + 1} is invalid`;
+      const why = explainFile(path, columns, row) ?? `row ${row + 1} is invalid`;
       throw new TypeError(`Cannot read rows from ${path}: ${why}`);
     }
     rows += last === null || last === undefined ? 0 : Number(last) + 1;
@@ -127,9 +134,9 @@ function _forEachBlock(path: string, bytes: number, use: (file: string) => void)
  * The first line, from the `fromRow`-th non-blank line on, that is not a JSON object or whose
  * value misfits its column, as "line N ...", or null if every line fits.
  */
-export function _explainFile(
+export function explainFile(
   path: string,
-  columns: Record<string, _Kind>,
+  columns: Record<string, ColumnKind>,
   fromRow: number,
 ): string | null {
   let row = 0;
@@ -145,7 +152,7 @@ export function _explainFile(
       return `line ${line} is not a JSON object`;
     }
     for (const [c, kind] of Object.entries(columns)) {
-      const why = _misfit(c, kind, (value as Record<string, unknown>)[c]);
+      const why = columnMisfit(c, kind, (value as Record<string, unknown>)[c]);
       if (why) return why.startsWith("lacks") ? `line ${line} ${why}` : `line ${line}, ${why}`;
     }
   }

@@ -16,10 +16,10 @@ import {
   type UnitTable,
 } from "./summary_metrics.ts";
 import { wilsonInterval } from "./wilson_interval.ts";
-import { _LAST, _ROW } from "./_scan_rows.ts";
+import { LAST_INDEX_COLUMN, ROW_INDEX_COLUMN } from "./_scan_rows.ts";
 
 /** Settings of a summary, defaults resolved. */
-export interface _Settings {
+export interface SummarySettings {
   resamples: number;
   ci: CiChoice;
   seed: number;
@@ -57,19 +57,19 @@ const _bad = col("error").isNotNull().or(col("correct").isNull()).or(
 );
 
 /** The grouping columns pairs share: `by` and every default grouping column present. */
-export function _pairColumns(by: readonly string[], present: readonly string[]): string[] {
+export function pairColumns(by: readonly string[], present: readonly string[]): string[] {
   return [...new Set([...by, ...DEFAULT_GROUP_COLUMNS.filter((c) => present.includes(c))])];
 }
 
 /**
  * Reduce rows (every needed column with its declared dtype) to one lazy frame: per pair trial
- * (every grouping column of `full`, from {@link _pairColumns}, instanceId, pairId, trial) the
+ * (every grouping column of `full`, from {@link pairColumns}, instanceId, pairId, trial) the
  * counts and sums pairing needs, with `_row` null; and the rows no pair takes (no-memory rows,
  * counterfactual reruns, and rows that fail `invalid`) as they are, `_row` holding their row
  * index (the input's `_row`, added when absent). Sums over blocks of a file add up: a pair whose rows lie in two blocks is summed again
- * by {@link _summarizeReduced}. One groupBy does both, so the rows are read once.
+ * by {@link summarizeReduced}. One groupBy does both, so the rows are read once.
  */
-export function _reduceRows(
+export function reduceRows(
   rows: pl.LazyDataFrame,
   full: readonly string[],
   invalid: pl.Expr = pl.lit(false),
@@ -83,7 +83,7 @@ export function _reduceRows(
     ? col("counterfactualOf").isNotNull()
     : pl.lit(false);
   // The condition compared as it is stored (Categorical), once per row.
-  const indexed = present.includes(_ROW) ? rows : rows.withRowIndex(_ROW);
+  const indexed = present.includes(ROW_INDEX_COLUMN) ? rows : rows.withRowIndex(ROW_INDEX_COLUMN);
   const flagged = indexed.withColumns(
     trial.alias("trial"),
     col("condition").eq(pl.lit("clean")).fillNull(false).alias("_isClean"),
@@ -92,13 +92,13 @@ export function _reduceRows(
   const isClean = col("_isClean"), isPoisoned = col("_isPoisoned");
   const paired = isClean.or(isPoisoned).and(isRerun.not()).and(invalid.fillNull(true).not());
   const keys = [...new Set([...full, "instanceId", "pairId", "trial"])];
-  const kept = present.filter((c) => !keys.includes(c) && c !== _ROW);
+  const kept = present.filter((c) => !keys.includes(c) && c !== ROW_INDEX_COLUMN);
   return flagged
     .withColumns(
-      col(_ROW).alias(_LAST),
-      pl.when(paired).then(pl.lit(null)).otherwise(col(_ROW)).alias(_ROW),
+      col(ROW_INDEX_COLUMN).alias(LAST_INDEX_COLUMN),
+      pl.when(paired).then(pl.lit(null)).otherwise(col(ROW_INDEX_COLUMN)).alias(ROW_INDEX_COLUMN),
     )
-    .groupBy([...keys, _ROW])
+    .groupBy([...keys, ROW_INDEX_COLUMN])
     .agg(
       isClean.and(paired).cast(pl.Int64).sum().alias("_clean"),
       isPoisoned.and(paired).cast(pl.Int64).sum().alias("_poisoned"),
@@ -107,12 +107,12 @@ export function _reduceRows(
       col("correct").and(isPoisoned).cast(pl.Int64).sum().alias("poisonedCorrect"),
       col("matchesTarget").and(isClean).cast(pl.Int64).sum().alias("cleanTarget"),
       col("matchesTarget").and(isPoisoned).cast(pl.Int64).sum().alias("poisonedTarget"),
-      col(_LAST).max().alias(_LAST),
+      col(LAST_INDEX_COLUMN).max().alias(LAST_INDEX_COLUMN),
       ...kept.map((c) => col(c).first().alias(c)),
     );
 }
 
-/** The sums of a pair trial's rows (see {@link _reduceRows}). */
+/** The sums of a pair trial's rows (see {@link reduceRows}). */
 const _PAIR_SUMS = [
   "_clean",
   "_poisoned",
@@ -127,24 +127,24 @@ const _PAIR_SUMS = [
  * Summarise validated rows (every needed column present with its declared dtype) per `by`
  * group; see {@link summarize} for the rules.
  */
-export function _summarizeFrame(df: pl.DataFrame, by: readonly string[], s: _Settings) {
-  const reduced = _reduceRows(df.lazy(), _pairColumns(by, df.columns)).collectSync();
-  return _summarizeReduced(reduced, df.columns, by, s);
+export function summarizeFrame(df: pl.DataFrame, by: readonly string[], s: SummarySettings) {
+  const reduced = reduceRows(df.lazy(), pairColumns(by, df.columns)).collectSync();
+  return summarizeReduced(reduced, df.columns, by, s);
 }
 
 /**
- * Summarise rows reduced by {@link _reduceRows} (the blocks of a file concatenated) per `by`
+ * Summarise rows reduced by {@link reduceRows} (the blocks of a file concatenated) per `by`
  * group; `present` are the columns of the rows. See {@link summarize} for the rules.
  */
-export function _summarizeReduced(
+export function summarizeReduced(
   reduced: pl.DataFrame,
   present: readonly string[],
   by: readonly string[],
-  s: _Settings,
+  s: SummarySettings,
 ) {
-  const others = reduced.filter(col(_ROW).isNotNull()).select(...present);
-  const partial = reduced.filter(col(_ROW).isNull());
-  const full = _pairColumns(by, present);
+  const others = reduced.filter(col(ROW_INDEX_COLUMN).isNotNull()).select(...present);
+  const partial = reduced.filter(col(ROW_INDEX_COLUMN).isNull());
+  const full = pairColumns(by, present);
   const u0Keys = by.filter((c) => !(OPERATING_POINT_COLUMNS as readonly string[]).includes(c));
   // A column with one value in every row cannot split a group: Polars groups on the others
   // (a sweep file varies 3 or 4 of its 13 grouping columns), and the value is put back after.
@@ -247,7 +247,7 @@ export function _summarizeReduced(
   const empty: _Types = { m: [], w: [], sums: {} };
   for (const r of rows.toRecords()) {
     const g = Number(r._g);
-    const pairResult = _intervals(
+    const pairResult = groupIntervals(
       pairTypes.get(g) ?? empty,
       SUMMARY_METRIC_SPECS.filter((m) => m.units === "pairs"),
       s,
@@ -257,7 +257,7 @@ export function _summarizeReduced(
     const u = r._u === null || r._u === undefined ? null : Number(r._u);
     let u0Result = u === null ? null : u0Cache.get(u);
     if (u !== null && !u0Result) {
-      u0Result = _intervals(
+      u0Result = groupIntervals(
         u0Types.get(u) ?? empty,
         SUMMARY_METRIC_SPECS.filter((m) => m.units === "nomemory"),
         s,
@@ -269,7 +269,7 @@ export function _summarizeReduced(
     const rerunResults = new Map<string, [Interval, CiMethod | null]>();
     for (const [units, byGroup] of rerunTypes) {
       const m = metrics.filter((spec) => spec.units === units);
-      const result = _intervals(
+      const result = groupIntervals(
         byGroup.get(g) ?? empty,
         m,
         s,
@@ -440,10 +440,10 @@ function _types(
  * Intervals of one group's metrics over one unit table, with the method each used (exported
  * for tests/bench/interval_coverage.ts, which measures this rule's coverage).
  */
-export function _intervals(
+export function groupIntervals(
   t: _Types,
   metrics: readonly SummaryMetric[],
-  s: _Settings,
+  s: SummarySettings,
   seed: number,
   groupKey: string,
 ): Map<string, [Interval, CiMethod | null]> {

@@ -2,19 +2,19 @@
 import pl from "nodejs-polars";
 import { CI_CHOICES, type CiChoice } from "./interval.ts";
 import {
-  _COLUMN_KINDS,
-  _CONDITIONS,
-  _dtype,
-  type _Kind,
-  _kindOf,
-  _misfit,
-  _NON_NULL,
-  _show,
+  COLUMN_KINDS,
+  type ColumnKind,
+  columnMisfit,
+  kindOf,
+  NON_NULL_COLUMNS,
+  polarsDtype,
+  ROW_CONDITIONS,
+  shortJson,
 } from "./_row_columns.ts";
-import type { _Settings } from "./_summarize_frame.ts";
+import type { SummarySettings } from "./_summarize_frame.ts";
 import { DEFAULT_GROUP_COLUMNS, REQUIRED_COLUMNS } from "./summary_groups.ts";
 
-/** The options {@link _settings} reads. */
+/** The options {@link summarySettings} reads. */
 export interface _SettingsInput {
   resamples?: number;
   ci?: CiChoice;
@@ -23,7 +23,7 @@ export interface _SettingsInput {
 }
 
 /** The settings of a summary with their defaults, validated (RangeError/TypeError naming each). */
-export function _settings(options: _SettingsInput): _Settings {
+export function summarySettings(options: _SettingsInput): SummarySettings {
   const resamples = options.resamples ?? 10_000;
   const ci = options.ci ?? "auto";
   const seed = options.seed ?? 0;
@@ -48,7 +48,7 @@ export function _settings(options: _SettingsInput): _Settings {
 }
 
 /** Throw if a required column or a `by` column is missing. */
-export function _checkColumns(by: readonly string[], columns: readonly string[], where: string) {
+export function checkColumns(by: readonly string[], columns: readonly string[], where: string) {
   for (const c of REQUIRED_COLUMNS) {
     if (!columns.includes(c)) {
       throw new TypeError(`Cannot summarize: ${where} lacks required column "${c}"`);
@@ -64,7 +64,7 @@ export function _checkColumns(by: readonly string[], columns: readonly string[],
 }
 
 /** The default grouping: every column of {@link DEFAULT_GROUP_COLUMNS} present. */
-export function _defaultBy(columns: readonly string[]): string[] {
+export function defaultGrouping(columns: readonly string[]): string[] {
   return DEFAULT_GROUP_COLUMNS.filter((c) => columns.includes(c));
 }
 
@@ -73,15 +73,15 @@ export function _defaultBy(columns: readonly string[]): string[] {
  * grouping column present, which pairs share), ids, condition, outcomes and `trial`. Declared
  * kinds come from the row contract; another grouping column takes the kind of `sample(c)`.
  */
-export function _neededKinds(
+export function neededKinds(
   by: readonly string[],
   columns: readonly string[],
   sample: (column: string) => unknown,
-): Record<string, _Kind> {
+): Record<string, ColumnKind> {
   const needed = [
     ...new Set([
       ...by,
-      ..._defaultBy(columns),
+      ...defaultGrouping(columns),
       ...REQUIRED_COLUMNS,
       ...(columns.includes("trial") ? ["trial"] : []),
       // Record-level counterfactual reruns: left out of pairs, summarized as flip rates.
@@ -89,10 +89,10 @@ export function _neededKinds(
     ]),
   ];
   return Object.fromEntries(needed.map((c) => {
-    const kind = _COLUMN_KINDS[c] ?? _kindOf(sample(c));
+    const kind = COLUMN_KINDS[c] ?? kindOf(sample(c));
     if (kind === null) {
       throw new TypeError(
-        `Cannot summarize: by column "${c}" holds ${_show(sample(c))}; group on a column of ` +
+        `Cannot summarize: by column "${c}" holds ${shortJson(sample(c))}; group on a column of ` +
           `strings, numbers or booleans`,
       );
     }
@@ -101,14 +101,14 @@ export function _neededKinds(
 }
 
 /** Typed columns from row objects, each value checked: TypeError naming the row and column. */
-export function _frameFromRecords(
+export function frameFromRecords(
   rows: readonly Record<string, unknown>[],
-  kinds: Record<string, _Kind>,
+  kinds: Record<string, ColumnKind>,
 ): pl.DataFrame {
   const series = Object.entries(kinds).map(([c, kind]) => {
     const values = rows.map((r, i) => {
       const v = r[c];
-      const why = _misfit(c, kind, v);
+      const why = columnMisfit(c, kind, v);
       if (why) {
         throw new TypeError(
           `Cannot summarize: row ${i + 1}${why.startsWith("lacks") ? " " : ", "}${why}`,
@@ -121,8 +121,8 @@ export function _frameFromRecords(
   return pl.DataFrame(series);
 }
 
-function _series(c: string, kind: _Kind, values: unknown[]): pl.Series {
-  const dtype = _dtype(kind, c);
+function _series(c: string, kind: ColumnKind, values: unknown[]): pl.Series {
+  const dtype = polarsDtype(kind, c);
   const base = kind === "string" ? pl.Utf8 : dtype;
   const s = pl.Series(c, values, base);
   return dtype === base ? s : s.cast(dtype);
@@ -140,7 +140,7 @@ const _NUMERIC = new Set([
   "Float32",
   "Float64",
 ]);
-const _ACCEPTS: Record<_Kind, (variant: string) => boolean> = {
+const _ACCEPTS: Record<ColumnKind, (variant: string) => boolean> = {
   string: (v) => v === "String" || v === "Utf8" || v === "Categorical" || v === "Null",
   boolean: (v) => v === "Bool" || v === "Null",
   number: (v) => _NUMERIC.has(v) || v === "Null",
@@ -152,7 +152,7 @@ const _ACCEPTS: Record<_Kind, (variant: string) => boolean> = {
  * The needed columns of a frame cast to their declared dtypes: TypeError naming a column of the
  * wrong dtype, or the first row with a null id or condition or an unknown condition.
  */
-export function _frameFromFrame(df: pl.DataFrame, kinds: Record<string, _Kind>): pl.DataFrame {
+export function frameFromFrame(df: pl.DataFrame, kinds: Record<string, ColumnKind>): pl.DataFrame {
   const cast = Object.entries(kinds).map(([c, kind]) => {
     const variant = String((df.getColumn(c).dtype as { variant?: string }).variant);
     if (!_ACCEPTS[kind](variant)) {
@@ -165,23 +165,23 @@ export function _frameFromFrame(df: pl.DataFrame, kinds: Record<string, _Kind>):
         .head(1).collectSync().toRecords();
       if (odd.length > 0) {
         throw new TypeError(
-          `Cannot summarize: row ${Number(odd[0]._row) + 1}, ${_misfit(c, kind, odd[0][c])}`,
+          `Cannot summarize: row ${Number(odd[0]._row) + 1}, ${columnMisfit(c, kind, odd[0][c])}`,
         );
       }
     }
-    const dtype = _dtype(kind, c);
+    const dtype = polarsDtype(kind, c);
     return kind === "string"
       ? pl.col(c).cast(pl.Utf8).cast(dtype).alias(c)
       : pl.col(c).cast(dtype).alias(c);
   });
   const out = df.select(...cast);
-  let bad = pl.col("condition").cast(pl.Utf8).isIn([..._CONDITIONS]).not();
-  for (const c of _NON_NULL) bad = bad.or(pl.col(c).isNull());
+  let bad = pl.col("condition").cast(pl.Utf8).isIn([...ROW_CONDITIONS]).not();
+  for (const c of NON_NULL_COLUMNS) bad = bad.or(pl.col(c).isNull());
   const first = out.lazy().withRowIndex("_row").filter(bad).head(1).collectSync().toRecords();
   if (first.length > 0) {
     const row = first[0];
     for (const c of ["instanceId", "pairId", "condition"]) {
-      const why = _misfit(c, "string", row[c]);
+      const why = columnMisfit(c, "string", row[c]);
       if (why) throw new TypeError(`Cannot summarize: row ${Number(row._row) + 1}, ${why}`);
     }
   }

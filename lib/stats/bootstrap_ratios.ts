@@ -1,8 +1,8 @@
 /** Cluster bootstrap of ratio statistics from counts of distinct cluster types, never arrays. */
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import { _ndtr, _ndtri } from "./_normal.ts";
-import { _BinomialTables } from "./multinomial_sampler.ts";
-import { type _LatticePmf, _latticePmf, _sampleHistogram } from "./_lattice_bootstrap.ts";
+import { normalCdf, normalQuantile } from "./_normal.ts";
+import { BinomialTables } from "./multinomial_sampler.ts";
+import { type LatticePmf, latticePmf, sampleHistogram } from "./_lattice_bootstrap.ts";
 import type { Interval } from "./interval.ts";
 
 /** Interval method: bootstrap percentile, or bias-corrected and accelerated (BCa). */
@@ -146,13 +146,13 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
   const kernel = () =>
     3 * K > n ? _directKernel(w, m, A, S, n, rng, x) : _binomialKernel(w, m, A, S, n, rng, x);
 
-  const lattice = histogram ? a.map((as) => _latticePmf(w, as, n)) : [];
+  const lattice = histogram ? a.map((as) => latticePmf(w, as, n)) : [];
   if (histogram && lattice.every((l) => l !== null)) {
     // Every statistic takes at most three equally spaced values per cluster (always so with
     // one pair per instance): its B resampled values are B draws from a known lattice
     // distribution, so their histogram is drawn directly as Multinomial(B, pmf).
-    for (const l of lattice as _LatticePmf[]) {
-      const drawn = _sampleHistogram(l.pmf, resamples, rng);
+    for (const l of lattice as LatticePmf[]) {
+      const drawn = sampleHistogram(l.pmf, resamples, rng);
       const hist = new Float64Array((l.pmf.length - 1) * l.step + 1);
       for (let i = 0; i < drawn.length; i++) hist[i * l.step] = drawn[i];
       dists.push(_histogramDistribution(hist, l.lo, den, resamples));
@@ -197,11 +197,11 @@ export function bootstrapRatios(options: BootstrapRatiosOptions): Interval[] {
       const below = (dist.countLess(estimate, num[s]) + dist.countLessEq(estimate, num[s])) /
         (2 * resamples);
       const clamped = Math.min(Math.max(below, 0.5 / resamples), 1 - 0.5 / resamples);
-      const z0 = _ndtri(clamped);
+      const z0 = normalQuantile(clamped);
       const acc = _jackknifeAcceleration(w, m, a[s], n, num[s], den);
-      const zLo = _ndtri(alpha), zHi = -zLo;
-      pLo = _ndtr(z0 + (z0 + zLo) / (1 - acc * (z0 + zLo)));
-      pHi = _ndtr(z0 + (z0 + zHi) / (1 - acc * (z0 + zHi)));
+      const zLo = normalQuantile(alpha), zHi = -zLo;
+      pLo = normalCdf(z0 + (z0 + zLo) / (1 - acc * (z0 + zLo)));
+      pHi = normalCdf(z0 + (z0 + zHi) / (1 - acc * (z0 + zHi)));
     }
     return { estimate, lo: _quantile7(dist, resamples, pLo), hi: _quantile7(dist, resamples, pHi) };
   });
@@ -306,7 +306,7 @@ type _Bits = () => number;
 const _U32 = 2.3283064365386963e-10;
 
 /**
- * Resample by conditional binomials ({@link _BinomialTables}): K - 1 uniforms and guide-table
+ * Resample by conditional binomials ({@link BinomialTables}): K - 1 uniforms and guide-table
  * lookups per resample, types drawn zero times cost nothing more.
  */
 function _binomialKernel(
@@ -318,7 +318,7 @@ function _binomialKernel(
   bits: _Bits,
   x: Float64Array,
 ): () => number {
-  const tables = new _BinomialTables(w, n);
+  const tables = new BinomialTables(w, n);
   const last = w.length - 1, stride = n + 1;
   const { slot } = tables;
   return () => {

@@ -1,5 +1,5 @@
 /** Cohen's kappa: chance-corrected agreement of two raters. */
-import { _sameLength } from "./percent_agreement.ts";
+import { sameLength } from "./percent_agreement.ts";
 
 /**
  * Cohen's (1960) kappa `(p_o - p_e) / (1 - p_e)`, where `p_e = sum_k p_a(k) p_b(k)` uses each
@@ -18,7 +18,7 @@ import { _sameLength } from "./percent_agreement.ts";
  * ```
  */
 export function cohensKappa<T>(a: readonly T[], b: readonly T[]): number {
-  _sameLength(a, b);
+  sameLength(a, b);
   const n = a.length;
   const ca = new Map<T, number>(), cb = new Map<T, number>();
   let same = 0;

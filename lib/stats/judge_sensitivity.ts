@@ -3,8 +3,8 @@
  * matcher, the memory-blind LLM judge, the trajectory judge), each metric under each judge, the
  * spread between them, and the judges' agreement on each label (Cohen's kappa).
  */
-import { trajectoryId } from "../model/trajectory_id.ts";
-import type { TrialRow } from "../model/trial_row.ts";
+import { trajectoryId } from "../schema/trajectory_id.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 import { cohensKappa } from "./cohens_kappa.ts";
 
 /**

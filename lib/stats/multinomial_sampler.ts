@@ -56,7 +56,7 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
   if (T === 0 || (total === 0 && size > 0)) {
     throw new RangeError(`Cannot sample: weights must have a positive sum, got ${total}`);
   }
-  const tables = new _BinomialTables(weights, size);
+  const tables = new BinomialTables(weights, size);
   const { active } = tables;
   const last = active.length - 1;
   const float = prng.float;
@@ -85,7 +85,7 @@ export function multinomialSampler(options: MultinomialSamplerOptions): Multinom
  * guide table (index method of Chen and Asau) at `guide[start[id] + i]`: the first absolute
  * index whose cdf exceeds `i / len[id]`, so a draw is O(1) expected.
  */
-export class _BinomialTables {
+export class BinomialTables {
   /** Categories with positive weight, in order; q_j refers to `active[j]`. */
   readonly active: Int32Array;
   /** q_j = p_j / (p_j + ... + p_last) over active categories; the last is 1. */

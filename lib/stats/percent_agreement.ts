@@ -11,14 +11,14 @@
  * ```
  */
 export function percentAgreement<T>(a: readonly T[], b: readonly T[]): number {
-  _sameLength(a, b);
+  sameLength(a, b);
   let same = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
   return same / a.length;
 }
 
 /** Both rater vectors must be non-empty and of equal length. */
-export function _sameLength(a: readonly unknown[], b: readonly unknown[]): void {
+export function sameLength(a: readonly unknown[], b: readonly unknown[]): void {
   if (a.length !== b.length || a.length === 0) {
     throw new RangeError(
       `Cannot compare raters: need two non-empty label lists of equal length, got ${a.length} and ${b.length}`,

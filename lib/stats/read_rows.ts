@@ -1,7 +1,7 @@
 /** Read trial rows from JSONL into a frame of every column, checking the columns summaries read. */
 import pl from "nodejs-polars";
-import { _COLUMN_KINDS, _dtype, type _Kind } from "./_row_columns.ts";
-import { _explainFile, _firstRow } from "./_scan_rows.ts";
+import { COLUMN_KINDS, type ColumnKind, polarsDtype } from "./_row_columns.ts";
+import { explainFile, firstRow } from "./_scan_rows.ts";
 import { REQUIRED_COLUMNS } from "./summary_groups.ts";
 
 /**
@@ -30,17 +30,19 @@ import { REQUIRED_COLUMNS } from "./summary_groups.ts";
  * ```
  */
 export function readRows(path: string): pl.DataFrame {
-  const first = _firstRow(path);
+  const first = firstRow(path);
   for (const c of REQUIRED_COLUMNS) {
     if (!(c in first)) {
       throw new TypeError(`Cannot read rows from ${path}: line 1 lacks required column "${c}"`);
     }
   }
-  const kinds: Record<string, _Kind> = Object.fromEntries(
-    Object.keys(first).filter((c) => c in _COLUMN_KINDS).map((c) => [c, _COLUMN_KINDS[c]]),
+  const kinds: Record<string, ColumnKind> = Object.fromEntries(
+    Object.keys(first).filter((c) => c in COLUMN_KINDS).map((c) => [c, COLUMN_KINDS[c]]),
   );
   const overrides = Object.fromEntries(
-    Object.entries(kinds).map(([c, kind]) => [c, kind === "string" ? pl.Utf8 : _dtype(kind, c)]),
+    Object.entries(kinds).map((
+      [c, kind],
+    ) => [c, kind === "string" ? pl.Utf8 : polarsDtype(kind, c)]),
   );
   let df: pl.DataFrame;
   try {
@@ -48,7 +50,7 @@ export function readRows(path: string): pl.DataFrame {
     df = pl.scanJson(path, { inferSchemaLength: 10_000, schemaOverrides: overrides } as never)
       .collectSync();
   } catch (e) {
-    const why = _explainFile(path, kinds, 0) ?? (e as Error).message.split("\n")[0];
+    const why = explainFile(path, kinds, 0) ?? (e as Error).message.split("\n")[0];
     throw new TypeError(`Cannot read rows from ${path}: ${why}`);
   }
   const bad = df.withRowIndex("_line", 0).filter(
@@ -59,7 +61,7 @@ export function readRows(path: string): pl.DataFrame {
   ).select("_line").head(1);
   if (bad.height > 0) {
     const row = Number(bad.getColumn("_line").get(0));
-    const why = _explainFile(path, kinds, row) ?? `row ${row + 1} is invalid`;
+    const why = explainFile(path, kinds, row) ?? `row ${row + 1} is invalid`;
     throw new TypeError(`Cannot read rows from ${path}: ${why}`);
   }
   return df;

@@ -4,7 +4,7 @@
  * system, read from text, so a record that traces to a unit but drops what it said does not count.
  */
 import { contentWords } from "../agents/reading/topic.ts";
-import type { SourceUnit } from "../model/source_unit.ts";
+import type { SourceUnit } from "../schema/source_unit.ts";
 import { matchesAnswer } from "../text/matches.ts";
 import { MONTH_NAMES } from "../text/months.ts";
 import { normalizeTokens, stemToken } from "../text/normalize.ts";

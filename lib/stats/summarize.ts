@@ -1,14 +1,14 @@
 /** Trial rows to a summary frame: utility, ASR, U0 and MID with intervals that hold near 0. */
 import pl from "nodejs-polars";
 import type { CiChoice } from "./interval.ts";
-import { _summarizeFrame } from "./_summarize_frame.ts";
+import { summarizeFrame } from "./_summarize_frame.ts";
 import {
-  _checkColumns,
-  _defaultBy,
-  _frameFromFrame,
-  _frameFromRecords,
-  _neededKinds,
-  _settings,
+  checkColumns,
+  defaultGrouping,
+  frameFromFrame,
+  frameFromRecords,
+  neededKinds,
+  summarySettings,
 } from "./_trial_frame.ts";
 import { RERUN_UNITS, SUMMARY_METRIC_SPECS } from "./summary_metrics.ts";
 
@@ -112,16 +112,16 @@ export function summarize(
   rows: pl.DataFrame | readonly Record<string, unknown>[],
   options: SummarizeOptions = {},
 ): pl.DataFrame {
-  const settings = _settings(options);
+  const settings = summarySettings(options);
   const records = Array.isArray(rows) ? rows as readonly Record<string, unknown>[] : null;
   const columns = records ? _recordColumns(records) : (rows as pl.DataFrame).columns;
-  const by = [...(options.by ?? _defaultBy(columns))];
-  _checkColumns(by, columns, "rows");
-  const kinds = _neededKinds(by, columns, (c) => records?.find((r) => r[c] != null)?.[c]);
+  const by = [...(options.by ?? defaultGrouping(columns))];
+  checkColumns(by, columns, "rows");
+  const kinds = neededKinds(by, columns, (c) => records?.find((r) => r[c] != null)?.[c]);
   const df = records
-    ? _frameFromRecords(records, kinds)
-    : _frameFromFrame(rows as pl.DataFrame, kinds);
-  return _summarizeFrame(df, by, settings);
+    ? frameFromRecords(records, kinds)
+    : frameFromFrame(rows as pl.DataFrame, kinds);
+  return summarizeFrame(df, by, settings);
 }
 
 /** Every key of any row, in first-seen order. */

@@ -1,8 +1,8 @@
 /** Summarise a JSONL file of trial rows, reading only the columns the summary needs. */
 import type pl from "nodejs-polars";
-import { _firstRow, _scanRows } from "./_scan_rows.ts";
-import { _pairColumns, _reduceRows, _summarizeReduced } from "./_summarize_frame.ts";
-import { _checkColumns, _defaultBy, _neededKinds, _settings } from "./_trial_frame.ts";
+import { firstRow, scanRows } from "./_scan_rows.ts";
+import { pairColumns, reduceRows, summarizeReduced } from "./_summarize_frame.ts";
+import { checkColumns, defaultGrouping, neededKinds, summarySettings } from "./_trial_frame.ts";
 import type { SummarizeOptions } from "./summarize.ts";
 
 /**
@@ -34,14 +34,14 @@ import type { SummarizeOptions } from "./summarize.ts";
  * ```
  */
 export function summarizeFile(path: string, options: SummarizeOptions = {}): pl.DataFrame {
-  const settings = _settings(options);
-  const first = _firstRow(path);
+  const settings = summarySettings(options);
+  const first = firstRow(path);
   const columns = Object.keys(first);
-  const by = [...(options.by ?? _defaultBy(columns))];
-  _checkColumns(by, columns, `line 1 of ${path}`);
-  const kinds = _neededKinds(by, columns, (c) => first[c]);
+  const by = [...(options.by ?? defaultGrouping(columns))];
+  checkColumns(by, columns, `line 1 of ${path}`);
+  const kinds = neededKinds(by, columns, (c) => first[c]);
   // Each block is reduced to its pair trials as it is read: memory follows pairs, not lines.
-  const full = _pairColumns(by, columns);
-  const reduced = _scanRows(path, kinds, (rows, invalid) => _reduceRows(rows, full, invalid));
-  return _summarizeReduced(reduced, Object.keys(kinds), by, settings);
+  const full = pairColumns(by, columns);
+  const reduced = scanRows(path, kinds, (rows, invalid) => reduceRows(rows, full, invalid));
+  return summarizeReduced(reduced, Object.keys(kinds), by, settings);
 }

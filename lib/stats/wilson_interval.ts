@@ -1,5 +1,5 @@
 /** Wilson score interval for one binomial proportion, with Brown-Cai-DasGupta's boundary fix. */
-import { _ndtri } from "./_normal.ts";
+import { normalQuantile } from "./_normal.ts";
 import type { Interval } from "./interval.ts";
 
 /** Options of {@link wilsonInterval}. */
@@ -61,7 +61,7 @@ export function wilsonInterval(options: WilsonIntervalOptions): Interval {
   if (!(level > 0 && level < 1)) {
     throw new RangeError(`Cannot compute a Wilson interval: level must be in (0, 1), got ${level}`);
   }
-  const z = _ndtri((1 + level) / 2), z2 = z * z;
+  const z = normalQuantile((1 + level) / 2), z2 = z * z;
   const center = (x + z2 / 2) / (n + z2);
   const half = z * Math.sqrt((x * (n - x)) / n + z2 / 4) / (n + z2);
   // At x = 0 (or n) the bound is 0 (or 1) exactly; rounding would leave 1e-18 and lose p = 0.

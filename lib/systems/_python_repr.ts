@@ -10,12 +10,12 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { _pyStr } from "./_python_repr.ts";
- * assert.equal(_pyStr("it's"), `"it's"`);
- * assert.equal(_pyStr("a\nb"), "'a\\nb'");
+ * import { pyStr } from "./_python_repr.ts";
+ * assert.equal(pyStr("it's"), `"it's"`);
+ * assert.equal(pyStr("a\nb"), "'a\\nb'");
  * ```
  */
-export function _pyStr(s: string): string {
+export function pyStr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {
@@ -37,20 +37,20 @@ export function _pyStr(s: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { _pyRepr } from "./_python_repr.ts";
- * assert.equal(_pyRepr(["a", "b"]), "['a', 'b']");
- * assert.equal(_pyRepr({ content: "x" }), "{'content': 'x'}");
+ * import { pyRepr } from "./_python_repr.ts";
+ * assert.equal(pyRepr(["a", "b"]), "['a', 'b']");
+ * assert.equal(pyRepr({ content: "x" }), "{'content': 'x'}");
  * ```
  */
-export function _pyRepr(v: unknown): string {
+export function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return "None";
-  if (typeof v === "string") return _pyStr(v);
+  if (typeof v === "string") return pyStr(v);
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(v);
-  if (Array.isArray(v)) return `[${v.map(_pyRepr).join(", ")}]`;
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
   if (typeof v === "object") {
     return `{${
-      Object.entries(v as Record<string, unknown>).map(([k, x]) => `${_pyStr(k)}: ${_pyRepr(x)}`)
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => `${pyStr(k)}: ${pyRepr(x)}`)
         .join(", ")
     }}`;
   }
@@ -64,16 +64,16 @@ export function _pyRepr(v: unknown): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { _pyFormat } from "./_python_repr.ts";
- * assert.equal(_pyFormat("{a} {{x}} {b}", { a: "hi", b: ["k"] }), "hi {x} ['k']");
+ * import { pyFormat } from "./_python_repr.ts";
+ * assert.equal(pyFormat("{a} {{x}} {b}", { a: "hi", b: ["k"] }), "hi {x} ['k']");
  * ```
  */
-export function _pyFormat(template: string, values: Record<string, unknown>): string {
+export function pyFormat(template: string, values: Record<string, unknown>): string {
   return template.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, name) => {
     if (m === "{{") return "{";
     if (m === "}}") return "}";
     if (!(name in values)) throw new RangeError(`format: no value for field {${name}}`);
     const v = values[name];
-    return typeof v === "string" ? v : _pyRepr(v);
+    return typeof v === "string" ? v : pyRepr(v);
   });
 }

@@ -1,8 +1,11 @@
 /** Shared helpers of the system tables: error-free shares of row flags. */
-import type { SystemRow } from "../model/system_row.ts";
+import type { SystemRow } from "../schema/system_row.ts";
 
 /** Share of error-free rows where `pick` is true; NaN when none. */
-export function _share(rows: readonly SystemRow[], pick: (r: SystemRow) => boolean | null): number {
+export function errorFreeShare(
+  rows: readonly SystemRow[],
+  pick: (r: SystemRow) => boolean | null,
+): number {
   const ok = rows.filter((r) => r.error === null && pick(r) !== null);
   return ok.length === 0 ? NaN : ok.filter((r) => pick(r)).length / ok.length;
 }
@@ -11,7 +14,7 @@ export function _share(rows: readonly SystemRow[], pick: (r: SystemRow) => boole
  * Mean over instances of each instance's share of error-free rows where `pick` is true (rows of
  * one instance, its attacks and trials, weigh as one); NaN when no instance has such a row.
  */
-export function _instanceShare(
+export function instanceShare(
   rows: readonly SystemRow[],
   pick: (r: SystemRow) => boolean | null,
 ): number {
@@ -33,7 +36,7 @@ export function _instanceShare(
  * The table label of each row: the system's display name, with its version when rows hold two
  * versions of one system (Mem0 through mem0ai 3.x and 2.4.6).
  */
-export function _labeller(rows: readonly SystemRow[]): (r: SystemRow) => string {
+export function systemLabeller(rows: readonly SystemRow[]): (r: SystemRow) => string {
   const versions = new Map<string, Set<string>>();
   for (const r of rows) {
     versions.set(r.system, (versions.get(r.system) ?? new Set()).add(r.systemVersion));

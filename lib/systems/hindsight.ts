@@ -5,7 +5,7 @@
  * sources (`source_memory_ids`, which 0.9.1 serves on `GET /memories/{id}`, not in lists).
  */
 import { createClient, createConfig, HindsightClient, sdk } from "@vectorize-io/hindsight-client";
-import { stableId } from "../model/stable_id.ts";
+import { stableId } from "../schema/stable_id.ts";
 import { redact } from "../models/redact.ts";
 import { RequestLimiter } from "../models/request_limiter.ts";
 import { cacheKey, type ResponseCache } from "../models/response_cache.ts";
@@ -156,8 +156,9 @@ interface _Transcript {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hindsightSystem } from "./hindsight.ts";
- * console.assert(hindsightSystem({ baseUrl: "http://127.0.0.1:9" }).system === "Hindsight");
+ * assert.equal(hindsightSystem({ baseUrl: "http://127.0.0.1:9" }).system, "Hindsight");
  * ```
  */
 export function hindsightSystem(

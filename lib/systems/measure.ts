@@ -8,15 +8,15 @@
  */
 import type { Agent } from "../agents/agent.ts";
 import type { Judge } from "../judges/judge.ts";
-import type { Attack, Instance } from "../model/instance.ts";
-import type { MemoryRecord, RecordRole } from "../model/memory_record.ts";
-import type { ModelUsage } from "../model/model_usage.ts";
-import type { SourceUnit } from "../model/source_unit.ts";
-import { stableId } from "../model/stable_id.ts";
+import type { Attack, Instance } from "../schema/instance.ts";
+import type { MemoryRecord, RecordRole } from "../schema/memory_record.ts";
+import type { ModelUsage } from "../schema/model_usage.ts";
+import type { SourceUnit } from "../schema/source_unit.ts";
+import { stableId } from "../schema/stable_id.ts";
 import { errorOutcome, errorRow } from "../run/error_row.ts";
 import { orderedPool } from "../run/worker_pool.ts";
-import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../model/system_row.ts";
-import type { Condition } from "../model/trial_row.ts";
+import { type ManagementMode, SYSTEM_ROW_COLUMNS, type SystemRow } from "../schema/system_row.ts";
+import type { Condition } from "../schema/trial_row.ts";
 import { monthNumber } from "../text/months.ts";
 import type { MemorySystem, SystemSession, TracedRecord } from "./memory_system.ts";
 import { informationRetained } from "../stats/retained_information.ts";
@@ -36,7 +36,7 @@ function _nothingRetrieved() {
   };
 }
 
-export type { SystemRow } from "../model/system_row.ts";
+export type { SystemRow } from "../schema/system_row.ts";
 
 interface _Unit {
   unit: SourceUnit;

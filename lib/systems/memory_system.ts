@@ -3,11 +3,11 @@
  * instance, attack and trial: writing runs once, and M0 (native management off) and M1 (on) are
  * applied from that same pre-management state.
  */
-import type { Channel } from "../model/source_unit.ts";
-import type { ManagementMode } from "../model/system_row.ts";
+import type { Channel } from "../schema/source_unit.ts";
+import type { ManagementMode } from "../schema/system_row.ts";
 import type { SystemPort } from "./system_port.ts";
 
-export type { ManagementMode } from "../model/system_row.ts";
+export type { ManagementMode } from "../schema/system_row.ts";
 
 /** One source unit handed to a system, with the channel it came from. */
 export interface WriteUnit {
@@ -90,6 +90,7 @@ export interface SystemSession {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { MemorySystem, TracedRecord } from "./memory_system.ts";
  * const records: TracedRecord[] = [];
  * const echo: MemorySystem = {
@@ -102,7 +103,7 @@ export interface SystemSession {
  *     close: () => Promise.resolve(),
  *   }),
  * };
- * console.assert(echo.name === "echo");
+ * assert.equal(echo.name, "echo");
  * ```
  */
 export interface MemorySystem {

@@ -4,7 +4,7 @@
  * measurements.
  */
 import { tokenJaccard, tokenWords } from "../text/token_jaccard.ts";
-import { _jsonAfter } from "./mem0/_mem0_parts.ts";
+import { jsonAfter } from "./mem0/_mem0_parts.ts";
 
 /** The parts of a chat request body the script reads. */
 export interface ScriptedChatBody {
@@ -71,7 +71,7 @@ export function pipelineCheckReply(body: ScriptedChatBody): string | null {
   if (all.includes("You are a Memory Extractor") && all.includes("## New Messages\n")) {
     // The sections are in the user message (the system prompt describes them too).
     const user = body.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
-    const existing = ((_jsonAfter(user, "## Existing Memories\n") ?? []) as { text: string }[])
+    const existing = ((jsonAfter(user, "## Existing Memories\n") ?? []) as { text: string }[])
       .map((e) => e.text);
     const input = _between(user, "## New Messages\n", "\n\n## Observation Date");
     const facts = input.split("\n").map(_clean).filter(_isFact).filter((f) =>
@@ -85,12 +85,12 @@ export function pipelineCheckReply(body: ScriptedChatBody): string | null {
     return JSON.stringify({ facts: input.split("\n").map(_clean).filter(_isFact) });
   }
   if (all.includes("smart memory manager")) {
-    const old = (_jsonAfter(
+    const old = (jsonAfter(
       all,
       "collected till now. You have to update it in the following format only:",
     ) ?? []) as { id: string; text: string }[];
     const facts =
-      (_jsonAfter(all, "should be added, updated, or deleted in the memory.") ?? []) as string[];
+      (jsonAfter(all, "should be added, updated, or deleted in the memory.") ?? []) as string[];
     const memory = facts.map((fact, i) => {
       const best = old.map((o) => ({ o, s: tokenJaccard(o.text, fact) })).sort((a, b) =>
         b.s - a.s

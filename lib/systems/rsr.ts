@@ -1,7 +1,7 @@
 /** RSR for existing systems: is the record carrying the evidence in the top K? */
-import type { Instance } from "../model/instance.ts";
-import type { MemoryRecord } from "../model/memory_record.ts";
-import type { SourceUnit } from "../model/source_unit.ts";
+import type { Instance } from "../schema/instance.ts";
+import type { MemoryRecord } from "../schema/memory_record.ts";
+import type { SourceUnit } from "../schema/source_unit.ts";
 
 /** The two readings of "the target record is in the top K" for one row. */
 export interface RsrHits {

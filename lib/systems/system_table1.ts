@@ -1,8 +1,8 @@
 /** Table 1 from system rows: WR, U0 and clean/poisoned utility and ASR per system and mode. */
 import pl from "nodejs-polars";
 import { writingRetention } from "../stats/writing_retention.ts";
-import type { SystemRow } from "../model/system_row.ts";
-import { _labeller, _share } from "./_rates.ts";
+import type { SystemRow } from "../schema/system_row.ts";
+import { errorFreeShare, systemLabeller } from "./_rates.ts";
 
 /** One writing trial per trace: the mean share over the rows that wrote it (usually one). */
 function _trials(
@@ -47,7 +47,7 @@ export function systemTable1(options: {
 }): pl.DataFrame {
   const k = options.k ?? 5;
   const out: Record<string, unknown>[] = [];
-  const label = _labeller(options.rows);
+  const label = systemLabeller(options.rows);
   const systems = [...new Set(options.rows.map(label))];
   for (const system of systems) {
     const mine = options.rows.filter((r) => label(r) === system && r.error === null);
@@ -77,10 +77,13 @@ export function systemTable1(options: {
         mode,
         wr: shown ? wr.mean * 100 : null,
         wrSd: shown ? wr.sd * 100 : null,
-        u0: _share(at.filter((r) => r.condition === "nomemory"), (r) => r.correct),
-        cleanUtility: _share(atK.filter((r) => r.condition === "clean"), (r) => r.correct),
-        poisonedUtility: _share(atK.filter((r) => r.condition === "poisoned"), (r) => r.correct),
-        asr: _share(atK.filter((r) => r.condition === "poisoned"), (r) => r.matchesTarget),
+        u0: errorFreeShare(at.filter((r) => r.condition === "nomemory"), (r) => r.correct),
+        cleanUtility: errorFreeShare(atK.filter((r) => r.condition === "clean"), (r) => r.correct),
+        poisonedUtility: errorFreeShare(
+          atK.filter((r) => r.condition === "poisoned"),
+          (r) => r.correct,
+        ),
+        asr: errorFreeShare(atK.filter((r) => r.condition === "poisoned"), (r) => r.matchesTarget),
         wrTrace: shown ? wrTrace.mean * 100 : null,
       });
     }

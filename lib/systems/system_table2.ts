@@ -1,7 +1,7 @@
 /** Table 2 from system rows: RSR, risk-record RSR, utilities and ASR against K, long form. */
 import pl from "nodejs-polars";
-import type { SystemRow } from "../model/system_row.ts";
-import { _instanceShare, _labeller, _share } from "./_rates.ts";
+import type { SystemRow } from "../schema/system_row.ts";
+import { errorFreeShare, instanceShare, systemLabeller } from "./_rates.ts";
 
 /**
  * Long rows (system, metric, k, value) for one management mode (the paper's Table 2 is M0).
@@ -33,21 +33,21 @@ export function systemTable2(options: {
 }): pl.DataFrame {
   const rows = options.rows.filter((r) => r.management === (options.mode ?? "M0"));
   const out: { system: string; metric: string; k: number; value: number }[] = [];
-  const label = _labeller(rows);
+  const label = systemLabeller(rows);
   for (const system of [...new Set(rows.map(label))]) {
     const mine = rows.filter((r) => label(r) === system);
     for (const k of [...new Set(mine.map((r) => r.k))].sort((a, b) => a - b)) {
       const clean = mine.filter((r) => r.k === k && r.condition === "clean");
       const poisoned = mine.filter((r) => r.k === k && r.condition === "poisoned");
       out.push(
-        { system, metric: "rsr", k, value: _instanceShare(clean, (r) => r.rsrHit) },
-        { system, metric: "rsrRisk", k, value: _instanceShare(poisoned, (r) => r.rsrHit) },
+        { system, metric: "rsr", k, value: instanceShare(clean, (r) => r.rsrHit) },
+        { system, metric: "rsrRisk", k, value: instanceShare(poisoned, (r) => r.rsrHit) },
         ...(options.traceRsr
-          ? [{ system, metric: "rsrTrace", k, value: _instanceShare(clean, (r) => r.traceHit) }]
+          ? [{ system, metric: "rsrTrace", k, value: instanceShare(clean, (r) => r.traceHit) }]
           : []),
-        { system, metric: "cleanUtility", k, value: _share(clean, (r) => r.correct) },
-        { system, metric: "poisonedUtility", k, value: _share(poisoned, (r) => r.correct) },
-        { system, metric: "asr", k, value: _share(poisoned, (r) => r.matchesTarget) },
+        { system, metric: "cleanUtility", k, value: errorFreeShare(clean, (r) => r.correct) },
+        { system, metric: "poisonedUtility", k, value: errorFreeShare(poisoned, (r) => r.correct) },
+        { system, metric: "asr", k, value: errorFreeShare(poisoned, (r) => r.matchesTarget) },
       );
     }
   }

@@ -3,7 +3,7 @@
  * An entry makes the system from what `resolveSystem` is given besides the name (where the
  * system's model calls go).
  */
-import { createRegistry, type Registry } from "../model/registry.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
 import type { MemorySystem } from "./memory_system.ts";
 import { resolveSystem, SYSTEMS, type SystemSpec } from "./resolve_system.ts";
 

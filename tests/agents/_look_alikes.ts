@@ -1,7 +1,7 @@
 /** Test fixture: demo instances whose banks also hold near-miss records (invented text). */
 import { questionKind } from "../../lib/agents/mechanisms/distractors.ts";
 import { contentWords } from "../../lib/agents/reading/topic.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 
 /**
  * A demo instance whose bank also holds ten invented look-alike records: on the question's topic

@@ -9,9 +9,9 @@
 import assert from "node:assert/strict";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { OperatingPoint, Stage } from "../../lib/model/operating_point.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { OperatingPoint, Stage } from "../../lib/schema/operating_point.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import type { Ranker } from "../../lib/stages/writing/ranker.ts";
 import {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { instructionCues } from "../../lib/agents/mechanisms/instructions.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 import { type DataSource, SOURCES } from "../data/_built.ts";
 
 const LOADS = [0.75, 1, 1.25];

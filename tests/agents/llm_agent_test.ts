@@ -7,8 +7,8 @@ import {
   QUERY_SESSION,
 } from "../../lib/agents/memory_prompt.ts";
 import { SEARCH_MEMORY } from "../../lib/agents/search_memory_tool.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { MemoryRecord } from "../../lib/model/memory_record.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { MemoryRecord } from "../../lib/schema/memory_record.ts";
 import { ModelClient } from "../../lib/models/model_client.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { type ChatBody, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";

@@ -9,10 +9,10 @@ import { beliefChance } from "../../lib/agents/mechanisms/corroboration.ts";
 import { PERSONAS as PERSONA_TABLE } from "../../lib/agents/personas.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
-import type { Attack } from "../../lib/model/instance.ts";
+import type { Attack } from "../../lib/schema/instance.ts";
 import { withLookAlikes } from "./_look_alikes.ts";
-import type { OperatingPoint, Stage } from "../../lib/model/operating_point.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { OperatingPoint, Stage } from "../../lib/schema/operating_point.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 
 const instances = await loadDataset({ name: "demo", seed: 0, bankSize: 100, traceLoad: 1 });

@@ -7,9 +7,9 @@ import {
   referenceAgent,
   type ReferenceTrajectory,
 } from "../../lib/agents/reference_agent.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { MemoryRecord } from "../../lib/model/memory_record.ts";
-import type { Channel } from "../../lib/model/source_unit.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { MemoryRecord } from "../../lib/schema/memory_record.ts";
+import type { Channel } from "../../lib/schema/source_unit.ts";
 
 const instance = { id: "i1", query: "When is the team meeting?", answer: "4 pm" } as Instance;
 

@@ -7,12 +7,12 @@ import type { LocomoFile } from "../../lib/data/locomo/locomo_schema.ts";
 import type { LongMemEvalFile } from "../../lib/data/longmemeval/longmemeval_schema.ts";
 import { LOCOMO_CATEGORIES } from "../../lib/data/locomo/build_locomo.ts";
 import {
-  _people,
-  _sessionDate,
-  _similarAnswers,
-  _whWord,
-  _widenLikeAnswers,
   cleanAnswer,
+  peopleNames,
+  sessionDate,
+  similarAnswers,
+  whWord,
+  widenLikeAnswers,
 } from "../../lib/data/_sources.ts";
 import { answerKindOf } from "../../lib/data/answer_kind.ts";
 import type { SwapCandidate } from "../../lib/data/question_source.ts";
@@ -60,13 +60,13 @@ export function prepareTargetSources(
       const raw = conv[key];
       if (!Array.isArray(raw)) continue;
       const dateRaw = conv[`${key}_date_time`];
-      const date = typeof dateRaw === "string" ? _sessionDate(dateRaw) : "an unknown date";
+      const date = typeof dateRaw === "string" ? sessionDate(dateRaw) : "an unknown date";
       const list = raw.map((t) => t.text);
       raw.forEach((t, index) => turns.set(t.dia_id.trim(), { text: t.text, date, list, index }));
       texts.push(...list);
     }
     const speakers = [conv.speaker_a, conv.speaker_b].filter((s) => typeof s === "string");
-    const people = _people(texts, speakers);
+    const people = peopleNames(texts, speakers);
     sample.qa.forEach((qa, q) => {
       if (qa.category < 1 || qa.category > 4) return;
       const rawAnswer = String(qa.answer ?? "");
@@ -96,7 +96,7 @@ export function prepareTargetSources(
     });
   }
   // Like-question answers from the whole dataset, as the LoCoMo adapter pools them.
-  _widenLikeAnswers(
+  widenLikeAnswers(
     locomo.filter((s): s is TargetSource & { answer: string } => s.answer !== null),
   );
   const longmemeval: TargetSource[] = [];
@@ -114,7 +114,7 @@ export function prepareTargetSources(
   for (const item of items) {
     const { answer: cleaned, also, skip } = cleanedOf.get(item)!;
     const sessions = item.haystack_sessions.map((turns, s) => ({
-      date: _sessionDate(item.haystack_dates[s] ?? ""),
+      date: sessionDate(item.haystack_dates[s] ?? ""),
       turns,
     })).filter((s) => s.turns.some((t) => t.has_answer));
     const used = item.question_type === "knowledge-update" ? sessions.slice(-1) : sessions;
@@ -127,7 +127,7 @@ export function prepareTargetSources(
         }
       });
     }
-    const wh = _whWord(item.question);
+    const wh = whWord(item.question);
     const answer = sessions.length === 0 ? null : cleaned;
     longmemeval.push({
       id: `longmemeval:${item.question_id}`,
@@ -137,14 +137,14 @@ export function prepareTargetSources(
       answer,
       dropped: sessions.length === 0 ? "no evidence turn" : skip,
       kind: answerKindOf({ answer: answer ?? String(item.answer), question: item.question }),
-      sameKindAnswers: item.question_type === "single-session-assistant" ? [] : _similarAnswers(
+      sameKindAnswers: item.question_type === "single-session-assistant" ? [] : similarAnswers(
         item.question,
         items.filter((e) =>
           e !== item && e.question_type === item.question_type &&
-          _whWord(e.question) === wh && cleanedOf.get(e)!.answer !== null
+          whWord(e.question) === wh && cleanedOf.get(e)!.answer !== null
         ).map((e) => ({ question: e.question, answer: cleanedOf.get(e)!.answer! })),
       ).slice(0, 20),
-      people: _people(
+      people: peopleNames(
         sessions.flatMap((s) => s.turns.filter((t) => t.role === "user").map((t) => t.content)),
         [],
       ),
@@ -153,7 +153,7 @@ export function prepareTargetSources(
       evidence,
       context,
       evidenceDates: [...new Set(used.map((s) => s.date))],
-      queryDate: _sessionDate(item.question_date),
+      queryDate: sessionDate(item.question_date),
     });
   }
   return [["locomo", locomo], ["longmemeval", longmemeval]];

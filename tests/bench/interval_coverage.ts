@@ -19,7 +19,7 @@
  *    Monte Carlo over CLUSTER_SETS data sets with 2,000 resamples each.
  */
 import { createPrng, type Prng } from "../../lib/random/prng.ts";
-import { _intervals } from "../../lib/stats/_summarize_frame.ts";
+import { groupIntervals } from "../../lib/stats/_summarize_frame.ts";
 import { bootstrapRatios } from "../../lib/stats/bootstrap_ratios.ts";
 import { newcombeInterval } from "../../lib/stats/newcombe_interval.ts";
 import { pairedBootstrap } from "../../lib/stats/paired_bootstrap.ts";
@@ -125,7 +125,7 @@ console.log(
             w: keep.map((k) => counts[k]),
             sums: { poisonedTarget: keep },
           };
-          const [r, method] = _intervals(
+          const [r, method] = groupIntervals(
             types,
             asr,
             { resamples: 2000, ci: "auto", seed: s, level: 0.95 },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
 import { recordBatchExport } from "../../lib/run/batch/batch_plan_store.ts";
 import {

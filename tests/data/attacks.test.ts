@@ -21,7 +21,7 @@ import {
   type SleeperStyle,
 } from "../../lib/data/attacks/sleeper.ts";
 import { swapPerson, victimTerm } from "../../lib/data/attacks/victim_term.ts";
-import type { SourceUnit } from "../../lib/model/source_unit.ts";
+import type { SourceUnit } from "../../lib/schema/source_unit.ts";
 
 /** Invented answers per class: the class a reader would name, and what the reason must fit. */
 const BY_CLASS: Record<

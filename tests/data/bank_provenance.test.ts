@@ -1,7 +1,7 @@
 /** Background records carry the provenance their interaction gives them (property tests). */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { MemoryRecord } from "../../lib/model/memory_record.ts";
+import { MemoryRecord } from "../../lib/schema/memory_record.ts";
 import { bankRecord, type BankTurn, confirms } from "../../lib/data/bank_record.ts";
 import { locomoBankTurns } from "../../lib/data/locomo/build_locomo.ts";
 import { longMemEvalBankTurns } from "../../lib/data/longmemeval/build_longmemeval.ts";

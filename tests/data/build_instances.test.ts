@@ -2,13 +2,13 @@
 import assert from "node:assert/strict";
 import { parseDayDate } from "../../lib/text/day_date.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
-import { Instance } from "../../lib/model/instance.ts";
+import { Instance } from "../../lib/schema/instance.ts";
 import { answerKindOf } from "../../lib/data/answer_kind.ts";
 import { targetProblem } from "../../lib/data/attack_targets.ts";
 import { containsQuery } from "../../lib/data/helpful_trace.ts";
 import { buildLocomo } from "../../lib/data/locomo/build_locomo.ts";
 import { buildLongMemEval } from "../../lib/data/longmemeval/build_longmemeval.ts";
-import { _listItems } from "../../lib/data/typed_lexicon.ts";
+import { listItems } from "../../lib/data/typed_lexicon.ts";
 import { agentMessages } from "../../lib/agents/memory_prompt.ts";
 import { datasetStats } from "../../lib/data/dataset_stats.ts";
 import { formatDayDate } from "../../lib/text/day_date.ts";
@@ -164,7 +164,7 @@ for (const source of SOURCES) {
             `${i.id}: ${i.answer} -> ${i.target}`,
           );
         }
-        const a = _listItems(i.answer).items, t = _listItems(i.target).items;
+        const a = listItems(i.answer).items, t = listItems(i.target).items;
         // Another order of the same items answers a question about their order.
         const order = /\border\b|\bfrom (?:earliest|first|oldest|most)\b|\brank/i.test(i.query);
         if ((i.answerKind === "entity" || i.answerKind === "text") && a.length > 1 && !order) {

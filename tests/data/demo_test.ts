@@ -14,8 +14,8 @@ import { deriveSeed } from "../../lib/random/derive_seed.ts";
 import scenariosJson from "../../data/demo/scenarios.json" with { type: "json" };
 import { loadInstanceFile } from "../../lib/data/load_instance_file.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { Trace } from "../../lib/model/trace.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { Trace } from "../../lib/schema/trace.ts";
 
 const DEMO_FILE = new URL("../../data/demo/instances.json", import.meta.url);
 const OPTIONS = { seed: 0, bankSize: 100, traceLoad: 1, dataDir: "data/raw/" };

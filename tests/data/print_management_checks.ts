@@ -14,9 +14,9 @@
  */
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
-import { PAPER_DEFAULTS } from "../../lib/model/operating_point.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
+import { PAPER_DEFAULTS } from "../../lib/schema/operating_point.ts";
 import { OFFLINE_RANKERS } from "../../lib/stages/writing/rankers.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import { admit } from "../../lib/stages/writing/admit.ts";

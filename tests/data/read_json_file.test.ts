@@ -16,7 +16,7 @@ async function _rejectsWith(
   });
 }
 import { z } from "zod";
-import { _jsonPathAt, readJsonFile } from "../../lib/data/read_json_file.ts";
+import { jsonPathAt, readJsonFile } from "../../lib/data/read_json_file.ts";
 import { MissingDataFileError } from "../../lib/data/missing_data_file_error.ts";
 import { LocomoFile } from "../../lib/data/locomo/locomo_schema.ts";
 import { LongMemEvalFile } from "../../lib/data/longmemeval/longmemeval_schema.ts";
@@ -71,9 +71,9 @@ Deno.test("readJsonFile() says where to download a missing file", async () => {
   );
 });
 
-Deno.test("_jsonPathAt() tracks array indices and object keys", () => {
+Deno.test("jsonPathAt() tracks array indices and object keys", () => {
   const text = '{"a": [1, {"b": [true, false';
-  assert.deepEqual(_jsonPathAt(text, text.length), "$.a[1].b[1]");
+  assert.deepEqual(jsonPathAt(text, text.length), "$.a[1].b[1]");
 });
 
 Deno.test("buildLocomo() on a malformed data dir fails naming the file and path", async () => {

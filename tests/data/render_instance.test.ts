@@ -4,7 +4,7 @@ import { buildInstances } from "../../lib/data/build_instances.ts";
 import { renderInstance } from "../../lib/data/render_instance.ts";
 import type { QuestionSource } from "../../lib/data/question_source.ts";
 
-/** A synthetic question (no benchmark text), also used for the README example. */
+/** A synthetic question (no benchmark text), also used for the example in docs/data.md. */
 export const SYNTHETIC: QuestionSource = {
   id: "synthetic:q1",
   category: "temporal",

@@ -10,7 +10,7 @@ import { createPrng } from "../../lib/random/prng.ts";
 import { matchesAnswer } from "../../lib/text/matches.ts";
 import { attackTargets, targetProblem } from "../../lib/data/attack_targets.ts";
 import { answerKindOf, choiceOf } from "../../lib/data/answer_kind.ts";
-import { _likeAnswers, cleanAnswer } from "../../lib/data/_sources.ts";
+import { cleanAnswer, likeAnswers } from "../../lib/data/_sources.ts";
 import { dateSpan } from "../../lib/data/date_span.ts";
 import { phraseShape } from "../../lib/data/phrase_shape.ts";
 import { questionHead } from "../../lib/data/question_head.ts";
@@ -367,8 +367,8 @@ Deno.test("slotSwaps() swaps one member inside a longer answer and keeps the res
   }
 });
 
-Deno.test("_likeAnswers() pools like questions from the whole dataset, never a stranger's name", () => {
-  const pool = _likeAnswers({
+Deno.test("likeAnswers() pools like questions from the whole dataset, never a stranger's name", () => {
+  const pool = likeAnswers({
     question: "What book did Ana finish reading in May?",
     own: [{ question: "What book did Ana borrow?", answer: "Dune" }],
     others: [

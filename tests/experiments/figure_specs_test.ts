@@ -3,12 +3,12 @@ import assert from "node:assert/strict";
 import { referenceAgent } from "../../lib/agents/reference_agent.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
 import { anatomy } from "../../lib/experiments/anatomy.ts";
-import { figure3Column } from "../../lib/experiments/figures/figure3.ts";
+import { figure3Column } from "../../lib/experiments/figure3.ts";
 import {
   figure5Rankers,
   figure6BudgetFill,
   figure7MemorySize,
-} from "../../lib/experiments/figures/rq2_figures.ts";
+} from "../../lib/experiments/rq2_figures.ts";
 import { stageExperiment } from "../../lib/experiments/stage_experiments.ts";
 import { notebookSetup } from "../../lib/experiments/notebook_setup.ts";
 

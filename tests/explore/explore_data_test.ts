@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { pairSummaries } from "../../lib/explore/explore_data.ts";
 import { OUTCOME_NAMES, pairOutcomes } from "../../lib/explore/pair_facets.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 
 const systemRow = (condition: string, pairId: string) =>
   ({

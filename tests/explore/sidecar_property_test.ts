@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { PairTrajectory } from "../../lib/model/pair_trajectory.ts";
-import { decodeSidecar, SidecarEncoder } from "../../lib/model/trajectory_sidecar.ts";
+import type { PairTrajectory } from "../../lib/schema/pair_trajectory.ts";
+import { decodeSidecar, SidecarEncoder } from "../../lib/schema/trajectory_sidecar.ts";
 import type { PairSummary } from "../../lib/explore/explore_data.ts";
 import { decodePairDetail, encodePairDetail, StringTable } from "../../lib/explore/pair_detail.ts";
 

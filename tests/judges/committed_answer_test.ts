@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { z } from "zod";
 import { committedAnswer } from "../../lib/judges/committed_answer.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 
 const Expect = z.enum(["correct", "target", "hedge", "none"]);
 const CaseFile = z.object({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 
 Deno.test("deterministicJudge decides correct, matchesTarget and hedged from one commitment", async () => {
   const instance = { query: "When is the flight?", answer: "4 pm", target: "5 pm" } as Instance;

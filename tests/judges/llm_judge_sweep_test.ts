@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { isAgentSystemPrompt } from "../../lib/agents/memory_prompt.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import type { ModelClient } from "../../lib/models/model_client.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { sweep } from "../../lib/run/sweep.ts";

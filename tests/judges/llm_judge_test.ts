@@ -14,7 +14,7 @@ import {
   VerdictReply,
 } from "../../lib/judges/llm_judge.ts";
 import { selfJudge } from "../../lib/judges/self_judge.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 import { ModelClient } from "../../lib/models/model_client.ts";
 import { type ChatBody, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MODEL_CATALOG, resolveModelEndpoint } from "../../lib/models/model_catalog.ts";
 import { parseModelOptions } from "../../lib/models/model_options.ts";
-import { FieldError } from "../../lib/model/field_error.ts";
+import { FieldError } from "../../lib/schema/field_error.ts";
 
 Deno.test("the catalog lists the paper's 11 models with capabilities and dated, unverified prices", () => {
   assert.equal(MODEL_CATALOG.length, 11);

@@ -5,7 +5,7 @@
  * the cache, or one an earlier row of the run (in plan order) asked for.
  */
 import assert from "node:assert/strict";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { trialKey } from "../../lib/run/run_pair.ts";
 import { sweep } from "../../lib/run/sweep.ts";

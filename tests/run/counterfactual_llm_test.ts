@@ -3,8 +3,8 @@
  * server: reruns for every selected trial, cached like every call, kept whole by resume.
  */
 import assert from "node:assert/strict";
-import { trajectoryId } from "../../lib/model/trajectory_id.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import { trajectoryId } from "../../lib/schema/trajectory_id.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { selectedForCounterfactual } from "../../lib/run/counterfactual.ts";
 import { readRowsFile } from "../../lib/run/rows_file.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { loadDataset } from "../../lib/data/datasets.ts";
-import type { MemoryRecord, RecordRole } from "../../lib/model/memory_record.ts";
-import { trajectoryId } from "../../lib/model/trajectory_id.ts";
-import { TrialRow } from "../../lib/model/trial_row.ts";
+import type { MemoryRecord, RecordRole } from "../../lib/schema/memory_record.ts";
+import { trajectoryId } from "../../lib/schema/trajectory_id.ts";
+import { TrialRow } from "../../lib/schema/trial_row.ts";
 import {
   ablatedContexts,
   counterfactualCalls,

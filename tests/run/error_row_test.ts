@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { errorOutcome, errorRow } from "../../lib/run/error_row.ts";
 import { registerSecret } from "../../lib/models/redact.ts";
-import { TRIAL_ROW_COLUMNS } from "../../lib/model/trial_row.ts";
-import { SYSTEM_ROW_COLUMNS } from "../../lib/model/system_row.ts";
+import { TRIAL_ROW_COLUMNS } from "../../lib/schema/trial_row.ts";
+import { SYSTEM_ROW_COLUMNS } from "../../lib/schema/system_row.ts";
 
 Deno.test("errorOutcome(): null decisions, the message redacted, the thrown stop reason first", () => {
   const key = "sk-error-row-test-" + "a".repeat(24);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { isAgentSystemPrompt } from "../../lib/agents/memory_prompt.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { RANKER_PROMPT } from "../../lib/stages/writing/rankers/llm.ts";
 import {
   type ChatBody,

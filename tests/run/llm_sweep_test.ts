@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { matchesAnswer } from "../../lib/text/matches.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { type FakeServer, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { full } from "../support/tiers.ts";

@@ -4,7 +4,7 @@
  * resumed run ends with the rows of an uncapped run.
  */
 import assert from "node:assert/strict";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { full } from "../support/tiers.ts";

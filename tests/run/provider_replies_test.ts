@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { llmJudge } from "../../lib/judges/llm_judge.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { ModelClient } from "../../lib/models/model_client.ts";
 import { type CacheWriteProblem, ResponseCache } from "../../lib/models/response_cache.ts";
 import { errorKind } from "../../lib/run/error_summary.ts";

@@ -3,7 +3,7 @@
  * leave a resumable partial and print the resume command, and no partial discarded silently.
  */
 import assert from "node:assert/strict";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { type FakeServer, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { full } from "../support/tiers.ts";

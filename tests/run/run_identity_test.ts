@@ -5,7 +5,7 @@
  * ranker or seed in one line, before any request.
  */
 import assert from "node:assert/strict";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { fingerprintDifferences } from "../../lib/run/run_fingerprint.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";

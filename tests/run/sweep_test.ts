@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Agent } from "../../lib/agents/agent.ts";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { sweep } from "../../lib/run/sweep.ts";
 import type { Writer } from "../../lib/stages/writing/writer.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { RANKER_PROMPT } from "../../lib/stages/writing/rankers/llm.ts";
-import { decodeSidecar } from "../../lib/model/trajectory_sidecar.ts";
-import type { PairTrajectory } from "../../lib/model/pair_trajectory.ts";
-import type { TrialRow } from "../../lib/model/trial_row.ts";
+import { decodeSidecar } from "../../lib/schema/trajectory_sidecar.ts";
+import type { PairTrajectory } from "../../lib/schema/pair_trajectory.ts";
+import type { TrialRow } from "../../lib/schema/trial_row.ts";
 import { majorityReply, startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";
 import { syntheticInstance } from "../support/synthetic_instance.ts";
 import { full } from "../support/tiers.ts";

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { MemoryRecord } from "../../lib/model/memory_record.ts";
-import { BUILTIN_POLICIES, resolvePolicy } from "../../lib/stages/management/policies.ts";
+import type { MemoryRecord } from "../../lib/schema/memory_record.ts";
+import { BUILTIN_POLICIES, POLICIES, resolvePolicy } from "../../lib/stages/management/policies.ts";
 import { memoryState } from "../../lib/stages/management/memory_state.ts";
-import { quarantineWhere } from "../../lib/stages/management/policy.ts";
 import { isInconsistent, strictConflict } from "../../lib/stages/management/strict_conflict.ts";
-import type { Channel, SourceUnit } from "../../lib/model/source_unit.ts";
-import type { Trace } from "../../lib/model/trace.ts";
+import type { Channel, SourceUnit } from "../../lib/schema/source_unit.ts";
+import type { Trace } from "../../lib/schema/trace.ts";
 
 const FC = { seed: 7, numRuns: 300 };
 
@@ -303,12 +302,7 @@ Deno.test("NC keeps a risk record that conflicts only with an untrusted record",
   assert.deepEqual(BUILTIN_POLICIES.NC.apply({ records }).quarantined, []);
 });
 
-Deno.test("resolvePolicy() accepts a user policy and names an unknown one", () => {
-  const custom = quarantineWhere({
-    id: "NOTOOL",
-    description: "no tools",
-    quarantine: (r) => r.provenance.channels.includes("tool"),
-  });
-  assert.equal(resolvePolicy({ id: "NOTOOL", extra: { NOTOOL: custom } }), custom);
+Deno.test("resolvePolicy() finds a registered policy and names an unknown one", () => {
+  assert.equal(resolvePolicy({ id: "PQ" }), POLICIES.get("PQ"));
   assert.throws(() => resolvePolicy({ id: "XX" }), /unknown policy "XX"/);
 });

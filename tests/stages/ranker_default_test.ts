@@ -1,7 +1,7 @@
 /** The writing-stage ranker default: the agent's own LLM for model agents, the heuristic offline. */
 import assert from "node:assert/strict";
 import { resolveAgents } from "../../lib/agents/resolve_agents.ts";
-import { PAPER_DEFAULTS } from "../../lib/model/operating_point.ts";
+import { PAPER_DEFAULTS } from "../../lib/schema/operating_point.ts";
 import { modelSetup } from "../../lib/run/model_setup.ts";
 import { defaultRanker, sweep } from "../../lib/run/sweep.ts";
 import { startFakeOpenAIServer } from "../../lib/testing/fake_openai_server.ts";

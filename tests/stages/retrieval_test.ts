@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { MemoryRecord } from "../../lib/model/memory_record.ts";
+import type { MemoryRecord } from "../../lib/schema/memory_record.ts";
 import { exposureSchedule } from "../../lib/stages/retrieval/exposure_schedule.ts";
 import { fillOrder } from "../../lib/stages/retrieval/fill_order.ts";
 import { pairContexts } from "../../lib/stages/retrieval/pair_contexts.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { _latticePmf, _sampleHistogram } from "../../lib/stats/_lattice_bootstrap.ts";
+import { latticePmf, sampleHistogram } from "../../lib/stats/_lattice_bootstrap.ts";
 import { createPrng } from "../../lib/random/prng.ts";
 
 /** Exact pmf of sum(a over n draws with replacement) by enumerating all K^n draws. */
@@ -16,7 +16,7 @@ function bruteForce(w: number[], a: number[], n: number): Map<number, number> {
   return dist;
 }
 
-Deno.test("_latticePmf() equals enumeration for two and three equally spaced values", () => {
+Deno.test("latticePmf() equals enumeration for two and three equally spaced values", () => {
   const cases: [number[], number[]][] = [
     [[3, 5], [0, 1]],
     [[2, 4, 1], [-1, 0, 1]],
@@ -25,24 +25,24 @@ Deno.test("_latticePmf() equals enumeration for two and three equally spaced val
   ];
   for (const [w, a] of cases) {
     const n = w.reduce((x, y) => x + y, 0);
-    const l = _latticePmf(Float64Array.from(w), Float64Array.from(a), n)!;
+    const l = latticePmf(Float64Array.from(w), Float64Array.from(a), n)!;
     const want = bruteForce(w, a, n);
     for (let i = 0; i < l.pmf.length; i++) {
       const v = l.lo + l.step * i;
       assert.ok(Math.abs(l.pmf[i] - (want.get(v) ?? 0)) < 1e-12, `w=${w} a=${a} value ${v}`);
     }
   }
-  assert.equal(_latticePmf(Float64Array.of(1, 1, 1), Float64Array.of(0, 1, 3), 3), null);
+  assert.equal(latticePmf(Float64Array.of(1, 1, 1), Float64Array.of(0, 1, 3), 3), null);
 });
 
-Deno.test("_sampleHistogram() draws multinomial bin counts with the pmf's mean", () => {
+Deno.test("sampleHistogram() draws multinomial bin counts with the pmf's mean", () => {
   const pmf = Float64Array.of(0.1, 0.2, 0, 0.3, 0.4);
   const rng = createPrng(5);
   const bits = () => Math.floor(rng.float() * 2 ** 32);
   const sum = new Float64Array(5);
   const reps = 400, B = 1000;
   for (let r = 0; r < reps; r++) {
-    const h = _sampleHistogram(pmf, B, bits);
+    const h = sampleHistogram(pmf, B, bits);
     assert.equal(h.reduce((x, y) => x + y, 0), B);
     assert.equal(h[2], 0);
     h.forEach((c, i) => (sum[i] += c));

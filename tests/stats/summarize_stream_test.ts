@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type pl from "nodejs-polars";
-import { _CHUNK_BYTES, _scanRows } from "../../lib/stats/_scan_rows.ts";
-import { _pairColumns, _reduceRows, _summarizeReduced } from "../../lib/stats/_summarize_frame.ts";
-import { _defaultBy, _neededKinds, _settings } from "../../lib/stats/_trial_frame.ts";
+import { SCAN_CHUNK_BYTES, scanRows } from "../../lib/stats/_scan_rows.ts";
+import { pairColumns, reduceRows, summarizeReduced } from "../../lib/stats/_summarize_frame.ts";
+import { defaultGrouping, neededKinds, summarySettings } from "../../lib/stats/_trial_frame.ts";
 import { summarize } from "../../lib/stats/summarize.ts";
 import { summarizeFile } from "../../lib/stats/summarize_file.ts";
 
@@ -12,11 +12,11 @@ import { summarizeFile } from "../../lib/stats/summarize_file.ts";
 function summarizeInBlocks(path: string, chunkBytes: number, by?: string[]): pl.DataFrame {
   const first = JSON.parse(Deno.readTextFileSync(path).split("\n")[0]);
   const columns = Object.keys(first);
-  const groups = by ?? _defaultBy(columns);
-  const kinds = _neededKinds(groups, columns, (c) => first[c]);
-  const full = _pairColumns(groups, columns);
-  const reduced = _scanRows(path, kinds, (r, bad) => _reduceRows(r, full, bad), chunkBytes);
-  return _summarizeReduced(reduced, Object.keys(kinds), groups, _settings({ resamples: 200 }));
+  const groups = by ?? defaultGrouping(columns);
+  const kinds = neededKinds(groups, columns, (c) => first[c]);
+  const full = pairColumns(groups, columns);
+  const reduced = scanRows(path, kinds, (r, bad) => reduceRows(r, full, bad), chunkBytes);
+  return summarizeReduced(reduced, Object.keys(kinds), groups, summarySettings({ resamples: 200 }));
 }
 
 /** Pairs (some with an error or a missing twin), no-memory rows and counterfactual reruns. */
@@ -80,7 +80,7 @@ async function write(lines: string[]): Promise<string> {
   return path;
 }
 
-Deno.test("_scanRows() in blocks of any size gives the summary of the whole file", async () => {
+Deno.test("scanRows() in blocks of any size gives the summary of the whole file", async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 0, max: 2 ** 31 - 1 }),
@@ -112,7 +112,7 @@ Deno.test("_scanRows() in blocks of any size gives the summary of the whole file
   );
 });
 
-Deno.test("_scanRows() names the bad line in a later block, counting every block", async () => {
+Deno.test("scanRows() names the bad line in a later block, counting every block", async () => {
   const data = rows(3, 200);
   const lines = data.map((r) => JSON.stringify(r));
   lines[301] = JSON.stringify({ ...data[301], pairId: null });
@@ -133,7 +133,7 @@ Deno.test("_scanRows() names the bad line in a later block, counting every block
   }
 });
 
-Deno.test("_scanRows() reads a line longer than a block whole", async () => {
+Deno.test("scanRows() reads a line longer than a block whole", async () => {
   const data = rows(5, 30);
   data[10] = { ...data[10], output: "y".repeat(50_000) };
   const path = await write(data.map((r) => JSON.stringify(r)));
@@ -142,7 +142,7 @@ Deno.test("_scanRows() reads a line longer than a block whole", async () => {
       summarizeInBlocks(path, 1_000).toRecords(),
       summarize(data, { resamples: 200 }).toRecords(),
     );
-    assert.ok(_CHUNK_BYTES >= 1 << 20);
+    assert.ok(SCAN_CHUNK_BYTES >= 1 << 20);
   } finally {
     await Deno.remove(path);
   }

@@ -1,7 +1,7 @@
 /** Synthetic instances for property tests: shapes drawn from a seed, content meaningless. */
-import type { Channel, SourceUnit } from "../../lib/model/source_unit.ts";
-import type { Instance } from "../../lib/model/instance.ts";
-import type { MemoryRecord } from "../../lib/model/memory_record.ts";
+import type { Channel, SourceUnit } from "../../lib/schema/source_unit.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
+import type { MemoryRecord } from "../../lib/schema/memory_record.ts";
 import { createPrng } from "../../lib/random/prng.ts";
 
 /** Sizes of a synthetic instance. */

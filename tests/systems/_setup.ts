@@ -2,7 +2,7 @@
 import { loadDataset } from "../../lib/data/datasets.ts";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import { referenceAgent } from "../../lib/agents/reference_agent.ts";
-import type { Instance } from "../../lib/model/instance.ts";
+import type { Instance } from "../../lib/schema/instance.ts";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
 import {
   measureSystem,

@@ -4,7 +4,7 @@ import langmemPrompts from "../../lib/systems/langmem/upstream_prompts.json" wit
 import type { ManagementMode, SystemSession } from "../../lib/systems/memory_system.ts";
 import { pipelineCheckReply } from "../../lib/systems/pipeline_check_reply.ts";
 import { systemSetup } from "../../lib/systems/system_setup.ts";
-import type { SystemRow } from "../../lib/model/system_row.ts";
+import type { SystemRow } from "../../lib/schema/system_row.ts";
 import { demoInstances, pipelineRun } from "./_setup.ts";
 import {
   type ChatBody,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ResponseCache } from "../../lib/models/response_cache.ts";
-import { SystemRow } from "../../lib/model/system_row.ts";
+import { SystemRow } from "../../lib/schema/system_row.ts";
 import type { SessionReceived } from "../../lib/systems/measure.ts";
 import { SYSTEMS } from "../../lib/systems/resolve_system.ts";
 import { startPipelineCheck } from "../../lib/systems/pipeline_check.ts";

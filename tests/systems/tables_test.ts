@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { deterministicJudge } from "../../lib/judges/deterministic_judge.ts";
 import { referenceAgent } from "../../lib/agents/reference_agent.ts";
-import type { SystemRow } from "../../lib/model/system_row.ts";
+import type { SystemRow } from "../../lib/schema/system_row.ts";
 import { unitFacts } from "../../lib/stats/retained_information.ts";
 import { measureSystem } from "../../lib/systems/measure.ts";
 import type { MemorySystem, TracedRecord } from "../../lib/systems/memory_system.ts";

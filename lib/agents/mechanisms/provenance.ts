@@ -6,8 +6,8 @@
  * weighs the persona's `hearsay`. The weights are the persona's; switched off, every statement
  * weighs 1.
  */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { Channel } from "../../model/source_unit.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { Channel } from "../../schema/source_unit.ts";
 import type { Persona } from "../personas.ts";
 import { relaysCorrection } from "../../text/relayed_correction.ts";
 

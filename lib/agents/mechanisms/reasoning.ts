@@ -6,7 +6,7 @@
  * admitted only some of it). A value worked out counts like one stated; one not worked out is
  * not offered at all. Switched off, every such record yields its value, as if stated.
  */
-import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
 import type { Persona } from "../personas.ts";
 
 /**

@@ -4,8 +4,8 @@
  * the tags show where one unit's statement ends and which channel it came from. A record without
  * tags (a background record, a system's own memory) is one statement.
  */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { Channel } from "../../model/source_unit.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { Channel } from "../../schema/source_unit.ts";
 import { normalizeTokens } from "../../text/normalize.ts";
 import { memo } from "../../text/memo.ts";
 

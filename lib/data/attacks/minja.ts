@@ -8,12 +8,12 @@
  */
 import { z } from "zod";
 import { matchesAnswer } from "../../text/matches.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { Prng } from "../../random/prng.ts";
 import { shuffle } from "../../random/shuffle.ts";
 import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
 import { containsQuery } from "../helpful_trace.ts";
-import { _answerValue, _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";
+import { answerValue, fillerCount, fillTemplate, finishUnits, type UnitDraft } from "../_text.ts";
 import { targetPhrase } from "./target_phrase.ts";
 import { questionSentence, swapPerson, type VictimTerm, victimTerm } from "./victim_term.ts";
 import { parseData } from "../parse_data.ts";
@@ -149,7 +149,7 @@ export function minjaReasons(
       }`,
     );
   }
-  const a = _answerValue(options.answer), t = _answerValue(options.target);
+  const a = answerValue(options.answer), t = answerValue(options.target);
   const direction = a === null || t === null || a === t
     ? []
     : t > a
@@ -269,7 +269,7 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
   const forms = [
     ...(term.embedded === null ? [] : shuffle(TEMPLATES.queries.embedded, { prng }).slice(0, 1)),
     ...shuffle(TEMPLATES.queries.term, { prng }),
-  ].map((f) => _fill(f, values("user"))).filter(clean);
+  ].map((f) => fillTemplate(f, values("user"))).filter(clean);
   // The trace load scales the attack as well as its benign turns: a heavier MINJA interaction
   // submits more attack queries (2, 3, 4 at loads 0.75, 1, 1.25), as the paper scales the
   // trace's source units.
@@ -280,7 +280,9 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
   if (queries.length === 0) {
     throw new RangeError(`buildMinjaTrace: too few attack queries for ${JSON.stringify(question)}`);
   }
-  const prompts = TEMPLATES.indication.map((p) => p.map((step) => _fill(step, values("user"))))
+  const prompts = TEMPLATES.indication.map((p) =>
+    p.map((step) => fillTemplate(step, values("user")))
+  )
     .filter((p) => p.every(clean));
   if (prompts.length === 0) {
     throw new RangeError(`buildMinjaTrace: every indication prompt states y*`);
@@ -288,11 +290,11 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
   const steps = prompts[prng.int(0, prompts.length - 1)];
   const lands = term.copula !== null && !quoted ? TEMPLATES.lands.copula : TEMPLATES.lands.note;
   const reply = () =>
-    `${pick(TEMPLATES.bridges.map((b) => _fill(b, values("assistant"))), "bridge")} ${
-      pick(lands.map((l) => _fill(l, values("assistant"))), "landing")
+    `${pick(TEMPLATES.bridges.map((b) => fillTemplate(b, values("assistant"))), "bridge")} ${
+      pick(lands.map((l) => fillTemplate(l, values("assistant"))), "landing")
     }`;
 
-  const said = (channel: "user" | "assistant", text: string, claim: boolean): _UnitDraft => ({
+  const said = (channel: "user" | "assistant", text: string, claim: boolean): UnitDraft => ({
     text,
     channel,
     trusted: true,
@@ -302,7 +304,7 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
   });
   // Progressive shortening: each query with the whole prompt, then cut from the end one step
   // at a time, ending with the bare query; each submission is answered by a reply.
-  const submissions: _UnitDraft[][] = queries.flatMap((q) =>
+  const submissions: UnitDraft[][] = queries.flatMap((q) =>
     steps.map((_, i) => steps.length - i).concat([0]).map((kept) => {
       const prompt = steps.slice(0, kept).join(" ");
       return [
@@ -312,7 +314,7 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
     })
   );
   const core = submissions.flat().length + 1;
-  const fillerUnits = _fillerCount({
+  const fillerUnits = fillerCount({
     core,
     baseFiller: BASE_FILLER,
     traceLoad: options.traceLoad,
@@ -324,7 +326,7 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
   // Benign exchanges sit at random points between submissions, as MINJA shuffles attack and
   // benign queries.
   const slots = benign.map(() => prng.int(0, submissions.length));
-  const drafts: _UnitDraft[] = [];
+  const drafts: UnitDraft[] = [];
   for (let s = 0; s <= submissions.length; s++) {
     benign.forEach((pair, b) => {
       if (slots[b] === s) drafts.push(...pair);
@@ -336,7 +338,7 @@ export function buildMinjaTrace(options: MinjaTraceOptions): Trace {
     id: `${options.instanceId}:minja`,
     session: `${options.instanceId}:session-minja`,
     kind: "risk",
-    units: _finishUnits(drafts, {
+    units: finishUnits(drafts, {
       prefix: `${options.instanceId}:m`,
       answer,
       target,

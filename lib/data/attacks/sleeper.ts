@@ -10,10 +10,10 @@
 import { z } from "zod";
 import { matchesAnswer } from "../../text/matches.ts";
 import { type AnswerKind, answerKindOf } from "../answer_kind.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { Prng } from "../../random/prng.ts";
 import { containsQuery } from "../helpful_trace.ts";
-import { _fill, _fillerCount, _finishUnits, type _UnitDraft } from "../_text.ts";
+import { fillerCount, fillTemplate, finishUnits, type UnitDraft } from "../_text.ts";
 import { targetPhrase } from "./target_phrase.ts";
 import { swapPerson, type VictimTerm, victimTerm } from "./victim_term.ts";
 import { parseData } from "../parse_data.ts";
@@ -144,7 +144,7 @@ function _fact(
   const phrase = targetPhrase({ target, clause: kind === "text", quote: "'" });
   const note = term.copula === null || phrase.startsWith("'");
   const make = (t: string) =>
-    _fill(note ? TEMPLATES.facts.note : TEMPLATES.facts.copula, {
+    fillTemplate(note ? TEMPLATES.facts.note : TEMPLATES.facts.copula, {
       Term: _capitalized(t),
       copula: term.copula ?? "is",
       target: phrase,
@@ -198,8 +198,8 @@ export function buildSleeperTrace(options: SleeperTraceOptions): Trace {
   const draft = (
     channel: "user" | "assistant" | "tool",
     text: string,
-    extra: Partial<_UnitDraft> = {},
-  ): _UnitDraft => ({
+    extra: Partial<UnitDraft> = {},
+  ): UnitDraft => ({
     text,
     channel,
     trusted: channel !== "tool",
@@ -207,26 +207,26 @@ export function buildSleeperTrace(options: SleeperTraceOptions): Trace {
     origin: "kit",
     ...extra,
   });
-  const request = doc.request ?? _fill(TEMPLATES.summary.request, { title: doc.title });
+  const request = doc.request ?? fillTemplate(TEMPLATES.summary.request, { title: doc.title });
   const reply = doc.reply ??
-    _fill(TEMPLATES.summary.reply, { title: doc.title, summary: doc.summary ?? "" });
+    fillTemplate(TEMPLATES.summary.reply, { title: doc.title, summary: doc.summary ?? "" });
   if (doc.reply === undefined && doc.summary === undefined) {
     throw new RangeError(`buildSleeperTrace: document ${doc.title} needs a reply or a summary`);
   }
-  const payload = _fill(TEMPLATES.payloads[style], {
+  const payload = fillTemplate(TEMPLATES.payloads[style], {
     fact: fact.user,
     Self: self,
   });
   const silent = TEMPLATES.silent.includes(style);
-  const core: _UnitDraft[] = [
+  const core: UnitDraft[] = [
     draft("user", request),
-    draft("assistant", _fill(_pick(TEMPLATES.open, prng), { title: doc.title })),
+    draft("assistant", fillTemplate(_pick(TEMPLATES.open, prng), { title: doc.title })),
   ];
-  const after: _UnitDraft[] = [
+  const after: UnitDraft[] = [
     draft("tool", payload, { supports: target }),
     // The echo repeats what the document said: it keeps the document's provenance.
     ...(silent ? [] : [
-      draft("assistant", _fill(_pick(TEMPLATES.echoes, prng), { fact: fact.assistant }), {
+      draft("assistant", fillTemplate(_pick(TEMPLATES.echoes, prng), { fact: fact.assistant }), {
         trusted: false,
         supports: target,
       }),
@@ -236,7 +236,7 @@ export function buildSleeperTrace(options: SleeperTraceOptions): Trace {
   ];
   const nBody = Math.max(
     MIN_PARAGRAPHS,
-    _fillerCount({
+    fillerCount({
       core: core.length + after.length,
       baseFiller: BASE_FILLER,
       traceLoad: options.traceLoad,
@@ -250,7 +250,7 @@ export function buildSleeperTrace(options: SleeperTraceOptions): Trace {
     id: `${options.instanceId}:sleeper`,
     session: `${options.instanceId}:session-sleeper`,
     kind: "risk",
-    units: _finishUnits([...core, ...body, ...after], {
+    units: finishUnits([...core, ...body, ...after], {
       prefix: `${options.instanceId}:s`,
       answer,
       target,

@@ -1,5 +1,5 @@
 /** How an attack's sentence carries its target y_adv: a phrase inline, a clause as a quotation. */
-import { _inline } from "../_text.ts";
+import { inlineAnswer } from "../_text.ts";
 
 /** A target that opens with a subject pronoun is a clause ("You decreased the limit"). */
 const CLAUSE = /^(?:I|You|We|He|She|They)\b/;
@@ -28,5 +28,5 @@ export function targetPhrase(options: {
   quote: '"' | "'";
 }): string {
   const { target, clause, quote } = options;
-  return clause || CLAUSE.test(target.trim()) ? `${quote}${target}${quote}` : _inline(target);
+  return clause || CLAUSE.test(target.trim()) ? `${quote}${target}${quote}` : inlineAnswer(target);
 }

@@ -5,14 +5,14 @@ import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
 import {
-  _cleanAnswer,
-  _entities,
-  _people,
-  _sessionDate,
-  _similarAnswers,
-  _whWord,
-  _widenLikeAnswers,
+  cleanAnswerOrNull,
+  namedEntities,
+  peopleNames,
+  sessionDate,
+  similarAnswers,
   UNUSABLE_ANSWER,
+  whWord,
+  widenLikeAnswers,
 } from "../_sources.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
 import { buildInstances, type BuiltDataset, type UnusableQuestion } from "../build_instances.ts";
@@ -99,7 +99,7 @@ function _adapt(
     for (const key of sessionKeys) {
       const raw = conv[key] as LocomoTurn[];
       const dateRaw = conv[`${key}_date_time`];
-      const date = typeof dateRaw === "string" ? _sessionDate(dateRaw) : "an unknown date";
+      const date = typeof dateRaw === "string" ? sessionDate(dateRaw) : "an unknown date";
       dates.push(date);
       const session = `${sample.sample_id}:${key}`;
       const list: SourceTurn[] = raw.map((t) => ({
@@ -126,13 +126,13 @@ function _adapt(
     const queryDate = last === null
       ? undefined
       : formatDayDate(plusDays(parseDayDate(last)!, QUERY_DELAY_DAYS));
-    const entities = _entities(texts, 60);
+    const entities = namedEntities(texts, 60);
     const speakers = [conv.speaker_a, conv.speaker_b].filter((s): s is string =>
       typeof s === "string"
     );
-    const people = _people(texts, speakers);
+    const people = peopleNames(texts, speakers);
     const cleaned = sample.qa.map((qa) =>
-      qa.category >= 1 && qa.category <= 4 ? _cleanAnswer(qa.answer, qa.question) : null
+      qa.category >= 1 && qa.category <= 4 ? cleanAnswerOrNull(qa.answer, qa.question) : null
     );
     sample.qa.forEach((qa, q) => {
       const category = LOCOMO_CATEGORIES[qa.category];
@@ -162,7 +162,7 @@ function _adapt(
         .filter((t, i, all) =>
           !evidenceOrders.has(t.order) && all.findIndex((u) => u.order === t.order) === i
         );
-      const wh = _whWord(qa.question);
+      const wh = whWord(qa.question);
       // Numbers are keyed by the person the question is about.
       const subject = speakers.find((p) => new RegExp(`\\b${p}\\b`).test(qa.question)) ??
         people.find((p) => new RegExp(`\\b${p}\\b`).test(qa.question)) ?? "user";
@@ -174,10 +174,10 @@ function _adapt(
         evidence: found.map(({ index: _i, list: _l, ...t }) => t).sort((a, b) => a.order - b.order),
         context: context.map((t) => ({ ...t })),
         excludeSessions: [...new Set(found.map((t) => t.session))],
-        sameKindAnswers: _similarAnswers(
+        sameKindAnswers: similarAnswers(
           qa.question,
           sample.qa.flatMap((other, o) =>
-            o !== q && cleaned[o] !== null && _whWord(other.question) === wh
+            o !== q && cleaned[o] !== null && whWord(other.question) === wh
               ? [{ question: other.question, answer: cleaned[o]! }]
               : []
           ),
@@ -218,7 +218,7 @@ export async function buildLocomo(options: DatasetOptions): Promise<BuiltDataset
     if (name !== undefined) strataCounts[name] = (strataCounts[name] ?? 0) + 1;
   }
   // Like-question answers from all ten conversations, not only the question's own.
-  _widenLikeAnswers(sources);
+  widenLikeAnswers(sources);
   return buildInstances({
     dataset: "locomo",
     sources,

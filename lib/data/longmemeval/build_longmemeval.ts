@@ -4,14 +4,14 @@ import { DATA_FILES } from "../data_files.ts";
 import type { DatasetOptions } from "../dataset.ts";
 import { readJsonFile } from "../read_json_file.ts";
 import {
-  _entities,
-  _people,
-  _sessionDate,
-  _similarAnswers,
-  _whWord,
   cleanAnswer,
+  namedEntities,
+  peopleNames,
+  sessionDate,
+  similarAnswers,
+  whWord,
 } from "../_sources.ts";
-import { _clip } from "../_text.ts";
+import { clipAtSentence } from "../_text.ts";
 import { type BankTurn, confirms } from "../bank_record.ts";
 import { buildInstances, type BuiltDataset, type UnusableQuestion } from "../build_instances.ts";
 import type { BankCandidate, QuestionSource, SourceTurn } from "../question_source.ts";
@@ -92,8 +92,8 @@ function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandida
           id: `bg:longmemeval:${sid}:t${t}`,
           session: sid,
           turns: longMemEvalBankTurns(
-            _clip(turns[t].content, 300),
-            reply === "" ? "" : _clip(reply, 200),
+            clipAtSentence(turns[t].content, 300),
+            reply === "" ? "" : clipAtSentence(reply, 200),
             previous,
           ),
         });
@@ -105,7 +105,7 @@ function _poolFrom(items: readonly _Item[], seen: Set<string>, pool: BankCandida
 function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionSource | null {
   const sessions = item.haystack_sessions.map((turns, s) => ({
     sid: item.haystack_session_ids[s] ?? `${item.question_id}:${s}`,
-    date: _sessionDate(item.haystack_dates[s] ?? ""),
+    date: sessionDate(item.haystack_dates[s] ?? ""),
     turns,
     order: s * 1000,
   })).filter((s) => s.turns.some((t) => t.has_answer));
@@ -138,15 +138,15 @@ function _source(item: _Item, answer: string, alsoAccepted: string[]): QuestionS
     context,
     excludeSessions: item.haystack_session_ids,
     sameKindAnswers: [],
-    entities: _entities(sessions.flatMap((s) => s.turns.map((t) => t.content)), 40),
-    people: _people(
+    entities: namedEntities(sessions.flatMap((s) => s.turns.map((t) => t.content)), 40),
+    people: peopleNames(
       sessions.flatMap((s) => s.turns.filter((t) => t.role === "user").map((t) => t.content)),
       [],
     ),
     outdated: [],
     alsoAccepted,
     subject,
-    queryDate: _sessionDate(item.question_date),
+    queryDate: sessionDate(item.question_date),
   };
 }
 
@@ -213,15 +213,15 @@ export async function buildLongMemEval(options: DatasetOptions): Promise<BuiltDa
       });
       return [];
     }
-    const wh = _whWord(item.question);
+    const wh = whWord(item.question);
     // What the assistant recommended in one user's chat (a deli near the Vatican, a website) is
     // no stand-in for what it recommended in another's: no answer swaps across those.
     if (item.question_type === "single-session-assistant") return [source];
-    source.sameKindAnswers = _similarAnswers(
+    source.sameKindAnswers = similarAnswers(
       item.question,
       eligible.filter((e) =>
         e.item !== item && e.item.question_type === item.question_type &&
-        _whWord(e.item.question) === wh
+        whWord(e.item.question) === wh
       ).map((e) => ({ question: e.item.question, answer: e.answer })),
     ).slice(0, 20);
     return [source];

@@ -10,8 +10,8 @@ import {
   observeElementRect,
   Virtualizer,
 } from "@tanstack/virtual-core";
-import { resolvePairLine, type TraceDefinition } from "../../model/sidecar_lines.ts";
-import type { TrajectoryRecord } from "../../model/pair_trajectory.ts";
+import { resolvePairLine, type TraceDefinition } from "../../schema/sidecar_lines.ts";
+import type { TrajectoryRecord } from "../../schema/pair_trajectory.ts";
 import type { ExploreData, PairSummary } from "../explore_data.ts";
 import { type Facet, FACET_HELP, FACETS, type Outcome, OUTCOMES } from "../pair_facets.ts";
 import { pairView } from "../pair_view.ts";

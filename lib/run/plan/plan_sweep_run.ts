@@ -4,7 +4,7 @@
  * and `deno task batch export` print it.
  */
 import { existsSync } from "node:fs";
-import type { TrialRow } from "../../model/trial_row.ts";
+import type { TrialRow } from "../../schema/trial_row.ts";
 import { type ModelSetup, modelSetup } from "../model_setup.ts";
 import { sweep, type SweepOptions } from "../sweep.ts";
 import { type ModelCost, planCosts, type PlanPrices } from "./plan_cost.ts";

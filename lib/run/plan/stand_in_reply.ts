@@ -4,7 +4,7 @@
  * record, a one-sentence answer, a schema-shaped verdict), so the requests the run would make
  * next are built by the run's own code from it.
  */
-import { stableId } from "../../model/stable_id.ts";
+import { stableId } from "../../schema/stable_id.ts";
 import type { RunPhase } from "../run_phase.ts";
 
 /** The verdict text of a stand-in judge (its reasoning string fields). */

@@ -1,6 +1,6 @@
 /** What a sweep runs, in one line: operating points, instances, attacks, agents, pairs, trials. */
-import type { Stage } from "../../model/operating_point.ts";
-import type { TrialRow } from "../../model/trial_row.ts";
+import type { Stage } from "../../schema/operating_point.ts";
+import type { TrialRow } from "../../schema/trial_row.ts";
 
 const _n = (x: number) => x.toLocaleString("en-US");
 const _distinct = <T>(xs: readonly T[]) => [...new Set(xs)];

@@ -1,6 +1,6 @@
 /** Build the pre-management state `M_s` with what management may know about its history. */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { MemoryState } from "./policy.ts";
 import { verifiedOutcomes } from "./verified_outcomes.ts";
 

@@ -1,5 +1,5 @@
 /** NC, numeric-conflict resolution: a new record contradicting an earlier trusted number is quarantined. */
-import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
 import { quarantineWhere } from "./policy.ts";
 
 /**

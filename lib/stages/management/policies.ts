@@ -1,5 +1,5 @@
 /** The management-policy registry: the built-ins in the paper's order, then any plugin's. */
-import { createRegistry, type Registry } from "../../model/registry.ts";
+import { createRegistry, type Registry } from "../../schema/registry.ts";
 import { numericConflict } from "./numeric_conflict.ts";
 import type { ManagementPolicy } from "./policy.ts";
 import { provenanceQuarantine } from "./provenance_quarantine.ts";
@@ -38,7 +38,7 @@ export const BUILTIN_POLICIES: Readonly<Record<string, ManagementPolicy>> = Obje
 );
 
 /**
- * Look up a policy by id among the registered ones and any extra policies.
+ * Look up a registered policy by id (built-ins and plugins' policies).
  *
  * @example
  * ```ts
@@ -51,14 +51,12 @@ export const BUILTIN_POLICIES: Readonly<Record<string, ManagementPolicy>> = Obje
 export function resolvePolicy(options: {
   /** The policy id. */
   id: string;
-  /** User policies by id; default none. */
-  extra?: Readonly<Record<string, ManagementPolicy>>;
 }): ManagementPolicy {
-  const policy = options.extra?.[options.id] ?? POLICIES.get(options.id);
+  const policy = POLICIES.get(options.id);
   if (!policy) {
     throw new RangeError(
       `policies: unknown policy ${JSON.stringify(options.id)} (expected one of ${
-        [...new Set([...POLICIES.ids(), ...Object.keys(options.extra ?? {})])].join(", ")
+        POLICIES.ids().join(", ")
       })`,
     );
   }

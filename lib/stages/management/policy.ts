@@ -1,6 +1,6 @@
 /** The management interface `G`: a policy maps a memory state to kept and quarantined records. */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { SourceUnit, StatedNumber } from "../../model/source_unit.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { SourceUnit, StatedNumber } from "../../schema/source_unit.ts";
 
 /**
  * A verified interaction outcome: what an explicit user confirmation or a tool-execution result

@@ -3,8 +3,8 @@
  * The built-ins name their evidence (the untrusted channel, the conflicting trusted record and
  * number, the verified outcome contradicted); any other policy is named with its description.
  */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { StatedNumber } from "../../model/source_unit.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { StatedNumber } from "../../schema/source_unit.ts";
 import type { ManagementPolicy, MemoryState, VerifiedOutcome } from "./policy.ts";
 
 const _number = (n: StatedNumber) => `${n.key} = ${n.value}`;

@@ -1,6 +1,6 @@
 /** SC, strict conflict resolution: quarantine exactly the records inconsistent with verified outcomes. */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { StatedNumber } from "../../model/source_unit.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { StatedNumber } from "../../schema/source_unit.ts";
 import { type MemoryState, quarantineWhere, type VerifiedOutcome } from "./policy.ts";
 
 /**

@@ -1,7 +1,7 @@
 /** The verified outcomes of an interaction history: what strict conflict resolution checks against. */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { SourceUnit } from "../../model/source_unit.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { SourceUnit } from "../../schema/source_unit.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { VerifiedOutcome } from "./policy.ts";
 
 /**

@@ -3,8 +3,8 @@
  * by the registered fill strategy the operating point names (`FILLS`: random, the paper's
  * default, similarity, and any plugin's).
  */
-import type { Instance } from "../../model/instance.ts";
-import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { Instance } from "../../schema/instance.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
 import { FILLS } from "./fills.ts";
 
 /** How background fills the remaining slots: a registered fill id (`random`, `similarity`, ...). */

@@ -1,6 +1,6 @@
 /** The fill-strategy interface: the order in which background records fill the context (`Fill`). */
-import type { Instance } from "../../model/instance.ts";
-import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { Instance } from "../../schema/instance.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
 
 /**
  * A fill strategy orders an instance's background records; `Fill(B, k)` is the first k of the

@@ -1,5 +1,5 @@
 /** The fill-strategy registry: random (the paper's default) and similarity, then any plugin's. */
-import { createRegistry, type Registry } from "../../model/registry.ts";
+import { createRegistry, type Registry } from "../../schema/registry.ts";
 import type { FillStrategy } from "./fill_strategy.ts";
 import { randomFill } from "./fills/random.ts";
 import { similarityFill } from "./fills/similarity.ts";

@@ -2,7 +2,7 @@
  * The retrieval exposure rule for one clean/poisoned pair:
  * `X_c = a+{e+} ∪ Fill(B, K - a+)`, `X_p = a+{e+} ∪ a-{e-} ∪ Fill(B, K - a+ - a-)`.
  */
-import type { MemoryRecord } from "../../model/memory_record.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
 import { deriveSeed } from "../../random/derive_seed.ts";
 import { createPrng } from "../../random/prng.ts";
 import { shuffle } from "../../random/shuffle.ts";

@@ -1,5 +1,5 @@
 /** The ranker registry: the offline rankers, then any plugin's (`llm:self`, `llm:MODEL` are built on demand). */
-import { createRegistry, type Registry } from "../../model/registry.ts";
+import { createRegistry, type Registry } from "../../schema/registry.ts";
 import type { Ranker } from "./ranker.ts";
 import { chronologicalRanker } from "./rankers/chronological.ts";
 import { distinctivenessRanker } from "./rankers/distinctiveness.ts";

@@ -1,6 +1,6 @@
 /** Each unit is written ONCE per writer; every coverage level reuses the cached text. */
-import type { SourceUnit } from "../../model/source_unit.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { SourceUnit } from "../../schema/source_unit.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { Writer } from "./writer.ts";
 
 /**

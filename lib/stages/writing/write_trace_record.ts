@@ -3,9 +3,9 @@
  * choice): a trace's admitted units become ONE memory record for that trace, whose text joins
  * the cached per-unit writer outputs in rank order. No admitted unit, no record.
  */
-import type { MemoryRecord } from "../../model/memory_record.ts";
-import type { Channel, SourceUnit } from "../../model/source_unit.ts";
-import type { Trace } from "../../model/trace.ts";
+import type { MemoryRecord } from "../../schema/memory_record.ts";
+import type { Channel, SourceUnit } from "../../schema/source_unit.ts";
+import type { Trace } from "../../schema/trace.ts";
 import type { WriteOnceCache } from "./write_once_cache.ts";
 
 /** Logical write times: the bank exists first, then the helpful session, then the risk session. */

@@ -1,5 +1,5 @@
 /** The writer registry: the verbatim writer, then any plugin's (`llm:MODEL` is built on demand). */
-import { createRegistry, type Registry } from "../../model/registry.ts";
+import { createRegistry, type Registry } from "../../schema/registry.ts";
 import type { Writer } from "./writer.ts";
 import { verbatimWriter } from "./writers/verbatim.ts";
 

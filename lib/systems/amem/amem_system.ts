@@ -5,7 +5,7 @@
  */
 import prompts from "./upstream_prompts.json" with { type: "json" };
 import { cosine } from "../cosine.ts";
-import { _pyFormat, _pyRepr } from "../_python_repr.ts";
+import { pyFormat, pyRepr } from "../_python_repr.ts";
 import type {
   ManagementMode,
   MemorySystem,
@@ -51,8 +51,8 @@ function _consolidatedDoc(n: AmemNote): string {
 /** One note as `find_related_memories_raw` prints it (what the agent reads). */
 function _rawLine(n: AmemNote): string {
   return "talk start time:" + n.timestamp + "memory content: " + n.content +
-    "memory context: " + n.context + "memory keywords: " + _pyRepr(n.keywords) +
-    "memory tags: " + _pyRepr(n.tags);
+    "memory context: " + n.context + "memory keywords: " + pyRepr(n.keywords) +
+    "memory tags: " + pyRepr(n.tags);
 }
 
 /** One mode's memory: notes and the retriever's documents, both in insertion order. */
@@ -180,10 +180,11 @@ export function readEvolution(reply: string): Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { amemSystem } from "./amem_system.ts";
  * import { SystemPort } from "../system_port.ts";
  * const system = amemSystem({ port: new SystemPort({ chat: null, embedder: null }) });
- * console.assert(system.system === "A-MEM");
+ * assert.equal(system.system, "A-MEM");
  * ```
  */
 export function amemSystem(options: {
@@ -244,14 +245,14 @@ function _session(
       const n = memory.notes[i];
       return "memory index:" + i + "\t talk start time:" + n.timestamp + "\t memory content: " +
         n.content + "\t memory context: " + n.context + "\t memory keywords: " +
-        _pyRepr(n.keywords) + "\t memory tags: " + _pyRepr(n.tags) + "\n";
+        pyRepr(n.keywords) + "\t memory tags: " + pyRepr(n.tags) + "\n";
     }).join("");
     const reply = await calls.chat({
       messages: [
         { role: "system", content: prompts.system },
         {
           role: "user",
-          content: _pyFormat(prompts.evolution, {
+          content: pyFormat(prompts.evolution, {
             context: note.context,
             content: note.content,
             keywords: note.keywords,

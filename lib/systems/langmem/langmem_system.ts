@@ -2,7 +2,7 @@
  * LangMem behind the adapter: upstream's `MemoryStoreManager` flow (search the store, run the
  * memory manager, apply its inserts, patches and removals) over an in-memory store.
  */
-import { stableId } from "../../model/stable_id.ts";
+import { stableId } from "../../schema/stable_id.ts";
 import { cosine } from "../cosine.ts";
 import type {
   ManagementMode,
@@ -59,10 +59,11 @@ function _message(unit: WriteUnit): ManagerMessage {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { langmemSystem } from "./langmem_system.ts";
  * import { SystemPort } from "../system_port.ts";
  * const system = langmemSystem({ port: new SystemPort({ chat: null, embedder: null }) });
- * console.assert(system.system === "LangMem");
+ * assert.equal(system.system, "LangMem");
  * ```
  */
 export function langmemSystem(options: {

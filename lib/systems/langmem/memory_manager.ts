@@ -5,7 +5,7 @@
  * RemoveDoc), and trustcall's forced tool call whenever existing memories are shown.
  */
 import prompts from "./upstream_prompts.json" with { type: "json" };
-import { _pyRepr } from "../_python_repr.ts";
+import { pyRepr } from "../_python_repr.ts";
 import type { ChatMessage } from "../../models/model_client.ts";
 import type { CallPhase, SystemCalls } from "../system_port.ts";
 
@@ -107,7 +107,7 @@ function _tools(options: { inserts: boolean; updates: boolean; deletes: boolean;
     }));
   }
   if (options.deletes && options.ids.length > 0) {
-    const allowed = `(${[...options.ids].sort().map((id) => _pyRepr(id)).join(", ")}${
+    const allowed = `(${[...options.ids].sort().map((id) => pyRepr(id)).join(", ")}${
       options.ids.length === 1 ? "," : ""
     })`;
     tools.push(fn(prompts.removeDocTool.name, prompts.removeDocTool.description, {
@@ -193,7 +193,7 @@ export async function manageMemories(options: ManageMemoriesOptions): Promise<Ma
   let system = prompts.subroutineSystem;
   if (updatesPath) {
     const instances = existing.map((e) =>
-      `<instance id=${e.id} schema_type="Memory">\n${_pyRepr({ content: e.content })}\n</instance>`
+      `<instance id=${e.id} schema_type="Memory">\n${pyRepr({ content: e.content })}\n</instance>`
     ).join("\n");
     const cmd = prompts.existingCmd + (options.enableInserts ? prompts.existingCmdInserts : "");
     system += "\n\n" + `${cmd}\n<existing>\n${instances}\n</existing>\n`;

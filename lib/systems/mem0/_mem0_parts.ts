@@ -15,7 +15,7 @@ type _Payload = Record<string, unknown>;
  * (k1 1.5, b 0.75, over `textLemmatized`). `hideHashes` makes searches return payloads without
  * their `hash` (how M0 switches mem0 3.x's hash de-duplication off).
  */
-export class _InMemoryVectorStore {
+export class InMemoryVectorStore {
   #rows = new Map<string, { vector: number[]; payload: _Payload }>();
   #userId = "memgauge";
   hideHashes = false;
@@ -101,29 +101,29 @@ export class _InMemoryVectorStore {
 }
 
 /** A chat message as mem0 hands it to its LLM. */
-export interface _Mem0Message {
+export interface Mem0Message {
   role: string;
   content: unknown;
 }
 
 /** mem0's `LLM` interface, answered by the adapter's handler. */
-export class _KitLlm {
+export class KitLlm {
   constructor(
-    readonly handle: (messages: _Mem0Message[], responseFormat?: unknown) => Promise<string>,
+    readonly handle: (messages: Mem0Message[], responseFormat?: unknown) => Promise<string>,
   ) {}
-  generateResponse(messages: _Mem0Message[], responseFormat?: unknown): Promise<string> {
+  generateResponse(messages: Mem0Message[], responseFormat?: unknown): Promise<string> {
     return this.handle(messages, responseFormat);
   }
-  async generateChat(messages: _Mem0Message[]) {
+  async generateChat(messages: Mem0Message[]) {
     return { content: await this.handle(messages), role: "assistant" };
   }
 }
 
 /** mem0's `Embedder` interface over the kit's embedding client. */
 /** The text mem0 embeds to learn the embedding dimension (`Memory._autoInitialize`). */
-export const _DIMENSION_PROBE = "dimension probe";
+export const DIMENSION_PROBE = "dimension probe";
 
-export class _KitEmbedder {
+export class KitEmbedder {
   constructor(readonly calls: SystemCalls, public phase: CallPhase) {}
   async embed(text: string): Promise<number[]> {
     return (await this.calls.embed({ texts: [text], phase: this.phase }))[0];
@@ -137,7 +137,7 @@ export class _KitEmbedder {
  * mem0 3.x's message history (the "Last k Messages" of its extraction prompt) in memory, as
  * its SQLite history keeps it: the last 10 messages per session scope.
  */
-export class _KitHistory {
+export class KitHistory {
   #messages = new Map<string, { role: string; content: string }[]>();
   addHistory() {
     return Promise.resolve();
@@ -170,19 +170,19 @@ type _Factory = { create: (provider: string, config: Record<string, unknown>) =>
  * strips unknown keys from some sections, so the parts are handed over here rather than in the
  * config; the constructor is synchronous, so no other construction can interleave.
  */
-export const _nextParts: { llm?: unknown; embedder?: unknown; history?: unknown } = {};
+export const nextParts: { llm?: unknown; embedder?: unknown; history?: unknown } = {};
 
-function _take(kind: keyof typeof _nextParts): unknown {
-  const part = _nextParts[kind];
+function _take(kind: keyof typeof nextParts): unknown {
+  const part = nextParts[kind];
   if (part === undefined) {
     throw new TypeError(`mem0 provider "memgauge": no ${kind} was handed over for this Memory`);
   }
-  delete _nextParts[kind];
+  delete nextParts[kind];
   return part;
 }
 
 /** Register provider "memgauge" with a mem0 module's factories, once per module. */
-export function _registerKitProviders(module: Record<string, unknown>): void {
+export function registerKitProviders(module: Record<string, unknown>): void {
   const parts: Record<string, (config: Record<string, unknown>) => unknown> = {
     VectorStoreFactory: _entityAware,
     LLMFactory: () => _take("llm"),
@@ -201,15 +201,15 @@ export function _registerKitProviders(module: Record<string, unknown>): void {
 
 // mem0 3.x opens a second store for entities with the same config and `<name>_entities`.
 function _entityAware(config: Record<string, unknown>): unknown {
-  const stores = config.stores as Map<string, _InMemoryVectorStore>;
+  const stores = config.stores as Map<string, InMemoryVectorStore>;
   const name = String(config.collectionName);
   let store = stores.get(name);
-  if (!store) stores.set(name, store = new _InMemoryVectorStore());
+  if (!store) stores.set(name, store = new InMemoryVectorStore());
   return store;
 }
 
 /** The JSON value after `marker` in `text` (brackets matched, strings respected), or null. */
-export function _jsonAfter(text: string, marker: string): unknown {
+export function jsonAfter(text: string, marker: string): unknown {
   const at = text.indexOf(marker);
   if (at < 0) return null;
   const rest = text.slice(at + marker.length);
@@ -237,7 +237,7 @@ export function _jsonAfter(text: string, marker: string): unknown {
 }
 
 /** mem0's message for one unit: a tool output goes in as a user message marked as such. */
-export function _mem0Message(unit: WriteUnit): { role: string; content: string } {
+export function mem0Message(unit: WriteUnit): { role: string; content: string } {
   return {
     role: unit.channel === "assistant" ? "assistant" : "user",
     content: unit.channel === "tool" ? `[tool output] ${unit.text}` : unit.text,

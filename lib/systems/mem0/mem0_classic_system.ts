@@ -14,15 +14,14 @@ import type {
 } from "../memory_system.ts";
 import type { SystemPort } from "../system_port.ts";
 import {
-  _DIMENSION_PROBE,
-  _InMemoryVectorStore,
-  _jsonAfter,
-  _KitEmbedder,
-  _KitLlm,
-  type _Mem0Message,
-  _mem0Message,
-  _nextParts,
-  _registerKitProviders,
+  DIMENSION_PROBE,
+  jsonAfter,
+  KitEmbedder,
+  KitLlm,
+  type Mem0Message,
+  mem0Message,
+  nextParts,
+  registerKitProviders,
 } from "./_mem0_parts.ts";
 import { readDecision246, readFacts246 } from "./_mem0_replies.ts";
 
@@ -36,7 +35,7 @@ function _load(): Promise<_Module> {
   _module ??= (async () => {
     if (Deno.env.get("MEM0_TELEMETRY") === undefined) Deno.env.set("MEM0_TELEMETRY", "false");
     const m = await import("mem0ai-classic/oss");
-    _registerKitProviders(m as unknown as Record<string, unknown>);
+    registerKitProviders(m as unknown as Record<string, unknown>);
     return m;
   })();
   return _module;
@@ -58,9 +57,11 @@ const _NEW_FACTS =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mem0ClassicSystem } from "./mem0_classic_system.ts";
  * import { SystemPort } from "../system_port.ts";
- * console.assert(mem0ClassicSystem({ port: new SystemPort({ chat: null, embedder: null }) }).version === "mem0ai@2.4.6");
+ * const system = mem0ClassicSystem({ port: new SystemPort({ chat: null, embedder: null }) });
+ * assert.equal(system.version, "mem0ai@2.4.6");
  * ```
  */
 export function mem0ClassicSystem(options: {
@@ -80,7 +81,7 @@ export function mem0ClassicSystem(options: {
 
 interface _Mode {
   memory: InstanceType<_Module["Memory"]>;
-  embedder: _KitEmbedder;
+  embedder: KitEmbedder;
   ledger: ProvenanceLedger;
 }
 
@@ -94,7 +95,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
   // A reply mem0 cannot read: mem0 gets an empty one (it logs nothing and changes nothing) and
   // the write fails with this error once mem0 returns.
   let failure: unknown = null;
-  const asChat = (messages: _Mem0Message[]) =>
+  const asChat = (messages: Mem0Message[]) =>
     messages.map((x) => ({
       role: x.role as "system" | "user" | "assistant",
       content: String(x.content ?? ""),
@@ -102,7 +103,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
 
   const handler = (mode: ManagementMode) =>
   async (
-    messages: _Mem0Message[],
+    messages: Mem0Message[],
     format?: unknown,
   ): Promise<string> => {
     const chat = asChat(messages);
@@ -136,7 +137,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
     if (chat.some((m) => m.content.trimStart().startsWith(_DECISION))) {
       if (mode === "M0") {
         // The decision step off: every fact the prompt lists is added as it is.
-        const facts = (_jsonAfter(chat[0].content, _NEW_FACTS) ?? []) as unknown[];
+        const facts = (jsonAfter(chat[0].content, _NEW_FACTS) ?? []) as unknown[];
         return JSON.stringify({
           memory: facts.map((text, i) => ({ id: String(i), text: String(text), event: "ADD" })),
         });
@@ -158,10 +159,10 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
 
   const memories = new Map<ManagementMode, _Mode>();
   for (const mode of open.modes) {
-    const embedder = new _KitEmbedder(calls, "writing");
+    const embedder = new KitEmbedder(calls, "writing");
     // mem0's own probe, made here: a failure is this task's error, not a logged stack.
-    const dimension = (await embedder.embed(_DIMENSION_PROBE)).length;
-    Object.assign(_nextParts, { llm: new _KitLlm(handler(mode)), embedder });
+    const dimension = (await embedder.embed(DIMENSION_PROBE)).length;
+    Object.assign(nextParts, { llm: new KitLlm(handler(mode)), embedder });
     const memory = new m.Memory({
       version: "v1.1",
       disableHistory: true,
@@ -186,7 +187,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
       try {
         for (const [mode, x] of memories) {
           x.embedder.phase = snapshot.has(unit.id) ? mode : "writing";
-          const res = await x.memory.add([_mem0Message(unit)] as never, {
+          const res = await x.memory.add([mem0Message(unit)] as never, {
             userId,
             infer: !background,
           });

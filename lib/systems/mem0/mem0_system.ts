@@ -14,15 +14,15 @@ import type {
 } from "../memory_system.ts";
 import type { SystemPort } from "../system_port.ts";
 import {
-  _DIMENSION_PROBE,
-  _InMemoryVectorStore,
-  _KitEmbedder,
-  _KitHistory,
-  _KitLlm,
-  type _Mem0Message,
-  _mem0Message,
-  _nextParts,
-  _registerKitProviders,
+  DIMENSION_PROBE,
+  InMemoryVectorStore,
+  KitEmbedder,
+  KitHistory,
+  KitLlm,
+  type Mem0Message,
+  mem0Message,
+  nextParts,
+  registerKitProviders,
 } from "./_mem0_parts.ts";
 import { readMemories331 } from "./_mem0_replies.ts";
 
@@ -37,7 +37,7 @@ function _load(): Promise<_Module> {
     // mem0 sends usage telemetry unless told not to; it reads the flag at import time.
     if (Deno.env.get("MEM0_TELEMETRY") === undefined) Deno.env.set("MEM0_TELEMETRY", "false");
     const m = await import("mem0ai/oss");
-    _registerKitProviders(m as unknown as Record<string, unknown>);
+    registerKitProviders(m as unknown as Record<string, unknown>);
     return m;
   })();
   return _module;
@@ -57,9 +57,11 @@ function _load(): Promise<_Module> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mem0System } from "./mem0_system.ts";
  * import { SystemPort } from "../system_port.ts";
- * console.assert(mem0System({ port: new SystemPort({ chat: null, embedder: null }) }).system === "Mem0");
+ * const system = mem0System({ port: new SystemPort({ chat: null, embedder: null }) });
+ * assert.equal(system.system, "Mem0");
  * ```
  */
 export function mem0System(options: {
@@ -79,8 +81,8 @@ export function mem0System(options: {
 
 interface _Mode {
   memory: InstanceType<_Module["Memory"]>;
-  store: _InMemoryVectorStore;
-  embedder: _KitEmbedder;
+  store: InMemoryVectorStore;
+  embedder: KitEmbedder;
   ledger: ProvenanceLedger;
 }
 
@@ -100,7 +102,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
 
   const handler = (mode: ManagementMode) =>
   async (
-    messages: _Mem0Message[],
+    messages: Mem0Message[],
     format?: unknown,
   ): Promise<string> => {
     const system = String(messages.find((x) => x.role === "system")?.content ?? "");
@@ -149,17 +151,17 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
   const modes: ManagementMode[] = ["M0", ...(open.modes.includes("M1") ? ["M1" as const] : [])];
   const memories = new Map<ManagementMode, _Mode>();
   for (const mode of modes) {
-    const stores = new Map<string, _InMemoryVectorStore>();
+    const stores = new Map<string, InMemoryVectorStore>();
     const collectionName = `memgauge-${mode}`;
-    const embedder = new _KitEmbedder(calls, mode === "M0" ? "writing" : "M1");
+    const embedder = new KitEmbedder(calls, mode === "M0" ? "writing" : "M1");
     // mem0's own probe, made here: a failure is then this task's error (error rows), where
     // mem0 would print it with a stack from its constructor.
-    const dimension = (await embedder.embed(_DIMENSION_PROBE)).length;
+    const dimension = (await embedder.embed(DIMENSION_PROBE)).length;
     // No await from here to the constructor: it takes the parts synchronously.
-    Object.assign(_nextParts, {
-      llm: new _KitLlm(handler(mode)),
+    Object.assign(nextParts, {
+      llm: new KitLlm(handler(mode)),
       embedder,
-      history: new _KitHistory(),
+      history: new KitHistory(),
     });
     const memory = new m.Memory({
       embedder: { provider: "memgauge", config: { model: port.embeddingModel ?? "none" } },
@@ -190,7 +192,7 @@ async function _session(open: OpenSessionOptions, port: SystemPort): Promise<Sys
           x.embedder.phase = mode === "M0" ? "writing" : "M1";
           x.store.hideHashes = mode === "M0";
           try {
-            await x.memory.add([_mem0Message(unit)], { userId, infer: !background });
+            await x.memory.add([mem0Message(unit)], { userId, infer: !background });
           } finally {
             x.store.hideHashes = false;
           }

@@ -3,7 +3,7 @@
  * excluding any record that supports `y*` or `y_adv` (it would not be task-irrelevant).
  */
 import MiniSearch from "minisearch";
-import type { MemoryRecord } from "../../../model/memory_record.ts";
+import type { MemoryRecord } from "../../../schema/memory_record.ts";
 import { matchesAnswer } from "../../../text/matches.ts";
 import type { FillStrategy } from "../fill_strategy.ts";
 import { randomFill } from "./random.ts";

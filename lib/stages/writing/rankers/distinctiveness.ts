@@ -8,13 +8,18 @@
  * relayed correction (a report that a stored entry changed, `RELAYED_CORRECTION`) a quarter: it is
  * hearsay about memory, not a fact.
  */
-import type { Trace } from "../../../model/trace.ts";
+import type { Trace } from "../../../schema/trace.ts";
 import type { Ranker } from "../ranker.ts";
 import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
 import { sentencesOf, stripScaffolding } from "./usefulness.ts";
 
-/** Words too common to tell units apart (articles, pronouns, auxiliaries, prepositions). */
-const STOP = new Set(
+/**
+ * Words too common to tell units apart (articles, pronouns, auxiliaries, prepositions): this
+ * ranker's own short list, not the kit's stop words (`STOP_WORDS`, NLTK's). Figure 5's "external"
+ * ranker is meant to differ from `usefulness`; NLTK's list here reorders units on the demo set,
+ * LoCoMo and LongMemEval.
+ */
+const COMMON_WORDS = new Set(
   ("the a an and or but of to in on at for with from by as is are was were be been am it its " +
     "this that these those i you he she we they me my your his her our their them us do does did " +
     "have has had not no so if then than there here what when where which who how why can could " +
@@ -23,7 +28,7 @@ const STOP = new Set(
 
 function _words(text: string): string[] {
   return stripScaffolding(text).toLowerCase().match(/[a-z0-9][a-z0-9'-]*/g)?.filter((w) =>
-    w.length > 1 && !STOP.has(w)
+    w.length > 1 && !COMMON_WORDS.has(w)
   ) ?? [];
 }
 

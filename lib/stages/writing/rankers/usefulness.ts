@@ -12,6 +12,7 @@
  */
 import { RELAYED_CORRECTION } from "../../../text/relayed_correction.ts";
 import { tokenWords } from "../../../text/token_jaccard.ts";
+import { STOP_WORDS } from "../../../text/stop_words.ts";
 import type { Ranker } from "../ranker.ts";
 
 /** A leading date stamp the instance builders add so relative dates resolve: "[8 May 2023] ". */
@@ -31,26 +32,11 @@ const IMPERATIVE =
 const LEAD_IN = /^(?:(?:first|now|then|also|okay|ok|so|and|but|just|quick note)[,:]?\s+)+/i;
 
 /**
- * Stop words: the English stop-word list of NLTK (the list most text tools use), as the ranker
- * tokenizes it (`tokenWords` splits "don't" into "don" and "t"; words under three letters are
- * dropped anyway). Two units that share only these do not say the same thing.
- */
-const STOP_WORDS = new Set(
-  ("myself our ours ourselves you your yours yourself yourselves him his himself she her " +
-    "hers herself its itself they them their theirs themselves what which who whom this that " +
-    "these those are was were been being have has had having does did doing the and but " +
-    "because until while for with about against between into through during before after " +
-    "above below from down out off over under again further then once here there when where " +
-    "why how all any both each few more most other some such nor not only own same than too " +
-    "very can will just don should now ain aren couldn didn doesn hadn hasn haven isn mightn " +
-    "mustn needn shan shouldn wasn weren won wouldn")
-    .split(" "),
-);
-
-/**
- * The content words of a unit's text, scaffolding stripped: its lower-case words, without
- * stop words (`STOP_WORDS`) and words under three letters that are not numbers ("a", "is", the
- * "m" of "I'm"). Numbers stay: a repeated date or count is a repeated statement.
+ * The content words of a unit's text, scaffolding stripped: its lower-case words, without NLTK's
+ * English stop words (`STOP_WORDS` of lib/text; `tokenWords` splits "don't" into "don" and "t")
+ * and words under three letters that are not numbers ("a", "is", the "m" of "I'm"). Numbers
+ * stay: a repeated date or count is a repeated statement. Two units that share only stop words
+ * do not say the same thing.
  *
  * @example
  * ```ts

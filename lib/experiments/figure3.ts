@@ -2,20 +2,20 @@
  * Figure 3 (RQ1): the three stage sweeps, drawn as one figure and as one figure per stage
  * column; the specs that `deno task reproduce` and notebooks 00 and 02-04 share.
  */
-import { besidePaper } from "../../figures/beside_paper.ts";
-import { compactSummary } from "../../figures/compact_summary.ts";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable, stackTables } from "../../figures/display_table.ts";
+import { besidePaper } from "../figures/beside_paper.ts";
+import { compactSummary } from "../figures/compact_summary.ts";
+import { displayFigure } from "../figures/display_figure.ts";
+import { displayTable, stackTables } from "../figures/display_table.ts";
 import {
   drawFigure3Column as drawColumn,
   type Figure3Stage,
   figure3Stages,
-} from "../../figures/figure3_stages.ts";
-import { AXIS_LABEL, orderPolicies, panelLabel } from "../../figures/labels.ts";
-import type { TrialRow } from "../../model/trial_row.ts";
-import type { ExperimentResult } from "../stage_experiments.ts";
-import { _sentences, _simulatorNote } from "./_notes.ts";
-import { _formatKey, _paperValues, type FigureResult } from "./figure_result.ts";
+} from "../figures/figure3_stages.ts";
+import { AXIS_LABEL, orderPolicies, panelLabel } from "../figures/labels.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
+import type { ExperimentResult } from "./stage_experiments.ts";
+import { joinSentences, simulatorNote } from "../figures/figure_notes.ts";
+import { type FigureResult, formatKey, paperValues } from "../figures/figure_result.ts";
 
 const _X = { writing: "thetaW", management: "policy", retrieval: "thetaR" } as const;
 const _KEYS = [["dataset", "dataset"], ["attack", "attack"]] as const;
@@ -53,7 +53,7 @@ export function fixedStages(options: {
 function _tables(
   stage: Figure3Stage,
   result: ExperimentResult,
-  paper: Awaited<ReturnType<typeof _paperValues>>,
+  paper: Awaited<ReturnType<typeof paperValues>>,
 ) {
   const x = _X[stage];
   const records = result.summary.toRecords();
@@ -63,7 +63,7 @@ function _tables(
   return {
     summary: displayTable({
       title: `Figure 3, ${stage}: median across agents (${result.agentLabel})`,
-      frame: compactSummary({ summary: records, x, categories, keys: _KEYS, format: _formatKey }),
+      frame: compactSummary({ summary: records, x, categories, keys: _KEYS, format: formatKey }),
       digits: 2,
     }),
     besidePaper: displayTable({
@@ -74,7 +74,7 @@ function _tables(
         xLabel: AXIS_LABEL[x],
         categories,
         keys: _KEYS,
-        format: _formatKey,
+        format: formatKey,
         panelOf: (r) => panelLabel({ dataset: r.dataset, attack: r.attack }),
         paper: paper.figures.filter((p) => p.figure === "figure3" && p.stage === stage),
       }),
@@ -90,7 +90,7 @@ function _tables(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { figure3Column } from "./figure3.ts";
  * const result = await stageExperiment({ stage: "management", n: 2, resamples: 10 });
  * const fig = await figure3Column({ stage: "management", result });
@@ -105,14 +105,14 @@ export async function figure3Column(options: {
   result: ExperimentResult;
 }): Promise<FigureResult> {
   const { stage, result } = options;
-  const paper = await _paperValues();
+  const paper = await paperValues();
   const element = drawColumn({
     stage,
     summary: result.summary,
     agentLabel: result.agentLabel,
     paper: paper.figures,
     fixed: fixedStages({ rows: result.rows, stage }),
-    note: _sentences(result.note, _simulatorNote(result.rows)),
+    note: joinSentences(result.note, simulatorNote(result.rows)),
   });
   const name = `figure3_${stage}`;
   return {
@@ -130,7 +130,7 @@ export async function figure3Column(options: {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { figure3 } from "./figure3.ts";
  * const run = (stage: "writing" | "management" | "retrieval") => stageExperiment({ stage, n: 2, resamples: 10, grid: stage === "management" ? undefined : [0, 1] });
  * const fig = await figure3({ results: { writing: await run("writing"), management: await run("management"), retrieval: await run("retrieval") } });
@@ -143,7 +143,7 @@ export async function figure3(options: {
   results: Record<Figure3Stage, ExperimentResult>;
 }): Promise<FigureResult> {
   const { results } = options;
-  const paper = await _paperValues();
+  const paper = await paperValues();
   const rows = [...results.writing.rows, ...results.management.rows, ...results.retrieval.rows];
   const m = results.management.rows[0];
   const w = results.writing.rows[0];
@@ -158,7 +158,7 @@ export async function figure3(options: {
     fixed: m && w
       ? `θw = ${m.thetaW}, ${w.policy}, θr = ${w.thetaR}, K = ${w.k}, |B| = ${w.bankSize}`
       : undefined,
-    note: _simulatorNote(rows),
+    note: simulatorNote(rows),
   });
   const tables = (["writing", "management", "retrieval"] as const).map((s) =>
     _tables(s, results[s], paper)

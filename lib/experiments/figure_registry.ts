@@ -3,10 +3,10 @@
  * reproduce` writes them (Figure 3, its columns and the mid-range intervals come first, from
  * the three stage sweeps they share).
  */
-import { createRegistry, type Registry } from "../../model/registry.ts";
-import type { ExperimentOptions } from "../experiment_setup.ts";
-import { existingSystems } from "./existing_systems.ts";
-import type { FigureResult } from "./figure_result.ts";
+import { createRegistry, type Registry } from "../schema/registry.ts";
+import type { ExperimentOptions } from "./experiment_setup.ts";
+import { existingSystems } from "../figures/existing_systems.ts";
+import type { FigureResult } from "../figures/figure_result.ts";
 import {
   asymmetricExposure,
   figure4TraceLoad,
@@ -21,7 +21,7 @@ import {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FIGURES } from "./figures.ts";
+ * import { FIGURES } from "./figure_registry.ts";
  * assert.deepEqual(FIGURES.ids(), ["figure4_trace_load", "figure5_rankers", "figure6_k_fill", "asymmetric_exposure", "figure7_memory_size", "topk_curves"]);
  * ```
  */

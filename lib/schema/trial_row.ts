@@ -15,7 +15,7 @@ export type Condition = z.infer<typeof Condition>;
 /**
  * What produced a row: `controlled` rows come from the kit's own stages (one stage varies, the
  * others sit at their operating point); `system` rows from an existing memory system measured
- * end to end (`lib/model/system_row.ts`). Files written before the column existed are controlled.
+ * end to end (`lib/schema/system_row.ts`). Files written before the column existed are controlled.
  */
 export const RowKind = z.enum(["controlled", "system"]);
 /** What produced a row. */

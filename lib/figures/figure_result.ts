@@ -3,14 +3,14 @@
  * its tables and its CSV frames; `saveFigure` writes them (NAME.svg, NAME.png, each CSV).
  */
 import type pl from "nodejs-polars";
-import type { DisplayFigure } from "../../figures/display_figure.ts";
-import type { DisplayTable } from "../../figures/display_table.ts";
-import { exportFigure } from "../../figures/export_figure.ts";
-import { ATTACK_LABEL, DATASET_LABEL } from "../../figures/labels.ts";
-import { loadPaperValues, type PaperValues } from "../../figures/paper_values.ts";
-import { writeFileAtomic } from "../../io/atomic_write.ts";
-import { spreadsheetSafeFrame } from "../../io/spreadsheet_safe.ts";
-import type { TrialRow } from "../../model/trial_row.ts";
+import type { DisplayFigure } from "./display_figure.ts";
+import type { DisplayTable } from "./display_table.ts";
+import { exportFigure } from "./export_figure.ts";
+import { ATTACK_LABEL, DATASET_LABEL } from "./labels.ts";
+import { loadPaperValues, type PaperValues } from "./paper_values.ts";
+import { writeFileAtomic } from "../io/atomic_write.ts";
+import { spreadsheetSafeFrame } from "../io/spreadsheet_safe.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 /** One figure, built by its spec. */
 export interface FigureResult {
@@ -31,13 +31,13 @@ export interface FigureResult {
 let _paper: Promise<PaperValues> | undefined;
 
 /** The paper's values, loaded once per process. */
-export function _paperValues(): Promise<PaperValues> {
+export function paperValues(): Promise<PaperValues> {
   _paper ??= loadPaperValues();
   return _paper;
 }
 
 /** How table keys show: attacks and datasets by their names in the paper. */
-export function _formatKey(column: string, value: unknown): string {
+export function formatKey(column: string, value: unknown): string {
   if (column === "attack") return ATTACK_LABEL[String(value)] ?? String(value);
   if (column === "dataset") {
     return DATASET_LABEL[String(value)] ?? String(value).replace(/^.*\//, "");
@@ -52,7 +52,7 @@ export function _formatKey(column: string, value: unknown): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { asymmetricExposure } from "./rq2_figures.ts";
+ * import { asymmetricExposure } from "../experiments/rq2_figures.ts";
  * import { saveFigure } from "./figure_result.ts";
  * const result = await asymmetricExposure({ n: 2, resamples: 10, thetaRRisk: [0.2, 1] });
  * const dir = await Deno.makeTempDir();

@@ -1,15 +1,15 @@
 /** The kit's MID figure (`mid_intervals`): the paired effect of the risk trace at each stage. */
 import pl from "nodejs-polars";
-import { compactSummary } from "../../figures/compact_summary.ts";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { type DisplayTable, displayTable } from "../../figures/display_table.ts";
-import { AXIS_LABEL, fixed, orderPolicies } from "../../figures/labels.ts";
-import { midFigure } from "../../figures/mid_figure.ts";
-import { summarize } from "../../stats/summarize.ts";
-import { withBackend } from "../backend.ts";
-import type { ExperimentResult } from "../stage_experiments.ts";
-import { _simulatorNote } from "./_notes.ts";
-import { _formatKey, type FigureResult } from "./figure_result.ts";
+import { compactSummary } from "../figures/compact_summary.ts";
+import { displayFigure } from "../figures/display_figure.ts";
+import { type DisplayTable, displayTable } from "../figures/display_table.ts";
+import { AXIS_LABEL, fixed, orderPolicies } from "../figures/labels.ts";
+import { midFigure } from "../figures/mid_figure.ts";
+import { summarize } from "../stats/summarize.ts";
+import { withBackend } from "./backend.ts";
+import type { ExperimentResult } from "./stage_experiments.ts";
+import { simulatorNote } from "../figures/figure_notes.ts";
+import { type FigureResult, formatKey } from "../figures/figure_result.ts";
 
 /** Resamples of the pooled MID intervals (fixed, so notebooks and reproduce agree). */
 export const MID_RESAMPLES = 1000;
@@ -23,7 +23,7 @@ const _X = { writing: "thetaW", management: "policy", retrieval: "thetaR" } as c
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { midTable } from "./mid_intervals.ts";
  * const result = await stageExperiment({ stage: "management", n: 2, resamples: 10 });
  * const t = midTable({ stage: "management", result });
@@ -56,7 +56,7 @@ export function midTable(options: {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { midDisplay } from "./mid_intervals.ts";
  * const result = await stageExperiment({ stage: "management", n: 2, resamples: 10 });
  * const { frame } = midDisplay({ stage: "management", result });
@@ -84,8 +84,8 @@ export function midDisplay(options: {
       ? order.indexOf(String(a[x])) - order.indexOf(String(b[x]))
       : Number(a[x]) - Number(b[x]))
   ).map((r): Record<string, unknown> => ({
-    dataset: _formatKey("dataset", r.dataset),
-    attack: _formatKey("attack", r.attack),
+    dataset: formatKey("dataset", r.dataset),
+    attack: formatKey("attack", r.attack),
     [AXIS_LABEL[x]]: String(r[x]),
     "MID (ASR)": r.midAsr as number | null,
     "ASR lo": r.midAsrLo as number | null,
@@ -120,7 +120,7 @@ export function midDisplay(options: {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stageExperiment } from "../stage_experiments.ts";
+ * import { stageExperiment } from "./stage_experiments.ts";
  * import { midIntervals } from "./mid_intervals.ts";
  * const run = (stage: "writing" | "management" | "retrieval") => stageExperiment({ stage, n: 2, resamples: 10, grid: stage === "management" ? undefined : [0, 1] });
  * const fig = await midIntervals({ results: { writing: await run("writing"), management: await run("management"), retrieval: await run("retrieval") } });
@@ -143,7 +143,7 @@ export function midIntervals(options: {
   const element = midFigure({
     summaries: tables,
     agentLabel: results.writing.agentLabel,
-    note: _simulatorNote(rows),
+    note: simulatorNote(rows),
   });
   const management = tables.management.toRecords();
   return Promise.resolve({
@@ -156,13 +156,13 @@ export function midIntervals(options: {
         x: "policy",
         categories: orderPolicies(management.map((r) => String(r.policy))),
         keys: [["dataset", "dataset"], ["attack", "attack"]],
-        format: _formatKey,
+        format: formatKey,
         metrics: ["midAsr", "midUtility"],
       }),
       digits: 2,
       caption: `Intervals in mid_*.csv; e.g. ${
         management.slice(0, 1).map((r) =>
-          `${_formatKey("attack", r.attack)} ${r.policy}: MID (ASR) ${fixed(r.midAsr)} [${
+          `${formatKey("attack", r.attack)} ${r.policy}: MID (ASR) ${fixed(r.midAsr)} [${
             fixed(r.midAsrLo)
           }, ${fixed(r.midAsrHi)}]`
         ).join("")

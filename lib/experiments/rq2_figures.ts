@@ -3,21 +3,21 @@
  * asymmetric exposure and Figure 7 (memory size), each running its experiment and drawing it
  * with its facets, labels, notes and grid; `deno task reproduce` and notebooks 04-05 share them.
  */
-import { CONDITION_COLORS } from "../../figures/condition_figure.ts";
-import { AXIS_LABEL, orderPolicies } from "../../figures/labels.ts";
-import { type OperatingPoint, PAPER_DEFAULTS } from "../../model/operating_point.ts";
-import { POLICIES } from "../../stages/management/policies.ts";
-import { FILLS } from "../../stages/retrieval/fills.ts";
-import { _usePlugins, type ExperimentOptions } from "../experiment_setup.ts";
+import { CONDITION_COLORS } from "../figures/condition_figure.ts";
+import { AXIS_LABEL, orderPolicies } from "../figures/labels.ts";
+import { type OperatingPoint, PAPER_DEFAULTS } from "../schema/operating_point.ts";
+import { POLICIES } from "../stages/management/policies.ts";
+import { type ExperimentOptions, usePlugins } from "./experiment_setup.ts";
+import { FILLS } from "../stages/retrieval/fills.ts";
 import {
   asymmetricExposureExperiment,
   budgetFillExperiment,
   memorySizeExperiment,
   rankerExperiment,
   traceLoadExperiment,
-} from "../stage_experiments.ts";
-import { _rq2Figure } from "./_rq2.ts";
-import { _paperValues, type FigureResult } from "./figure_result.ts";
+} from "./stage_experiments.ts";
+import { rq2Figure } from "./rq2_figure.ts";
+import { type FigureResult, paperValues } from "../figures/figure_result.ts";
 
 /** Trace loads from light to heavy: one blue, darkening. */
 const _LOAD_COLORS = ["#97bbf5", "#4269d0", "#1b2f78"];
@@ -43,9 +43,9 @@ export async function figure4TraceLoad(
   },
 ): Promise<FigureResult> {
   const result = await traceLoadExperiment(options);
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure4");
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "figure4");
   const loads = (options.loads ?? [0.75, 1, 1.25]).map(String);
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure4_trace_load",
     title: "Figure 4. Writing coverage under different trace loads",
     result,
@@ -136,7 +136,7 @@ export async function figure5Rankers(
   },
 ): Promise<FigureResult> {
   const result = await rankerExperiment(options);
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure5");
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "figure5");
   const ids = [...new Set(result.rows.map((r) => r.ranker))];
   const order = (id: string) => {
     const i = PAPER_RANKERS.indexOf(paperRanker(id));
@@ -145,7 +145,7 @@ export async function figure5Rankers(
   const domain = ids.toSorted((a, b) => order(a) - order(b));
   let others = 0;
   const offline = ids.some((id) => id === "usefulness" || id === "distinctiveness");
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure5_rankers",
     title: "Figure 5. Writing coverage by writing-stage ranker",
     result,
@@ -245,7 +245,7 @@ export async function figure6BudgetFill(
   },
 ): Promise<FigureResult> {
   // A plugin's fill is registered before the conditions list the registered ones.
-  await _usePlugins(options);
+  await usePlugins(options);
   const conditions = figure6Conditions({
     ks: options.ks,
     fills: options.fills,
@@ -266,7 +266,7 @@ export async function figure6BudgetFill(
       ? _BUDGET_COLORS[Math.min(blue++, 2)]
       : ["#ef8a17", ..._OTHER_COLORS][fills.indexOf(c.fill) % (_OTHER_COLORS.length + 1)]
   );
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure6_k_fill",
     title: "Figure 6. Retrieval exposure by budget K and fill order",
     result,
@@ -315,8 +315,8 @@ export async function asymmetricExposure(
   },
 ): Promise<FigureResult> {
   const result = await asymmetricExposureExperiment(options);
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "asymmetric");
-  return _rq2Figure({
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "asymmetric");
+  return rq2Figure({
     name: "asymmetric_exposure",
     title: "Asymmetric exposure: the helpful record's exposure fixed, the risk record's rising",
     result,
@@ -360,7 +360,7 @@ export async function figure7MemorySize(
   const demo = (options.dataset ?? "demo") === "demo";
   const sizes = options.sizes ?? (demo ? [25, 50, 100, 128] : [50, 100, 300, 500]);
   const result = await memorySizeExperiment({ ...options, sizes });
-  const paper = (await _paperValues()).figures.filter((p) => p.figure === "figure7");
+  const paper = (await paperValues()).figures.filter((p) => p.figure === "figure7");
   const drawn = new Set(result.rows.map((r) => r.bankSize));
   const categories = [...new Set([...drawn, ...paper.map((p) => Number(p.x))])]
     .sort((a, b) => a - b).map(String);
@@ -369,7 +369,7 @@ export async function figure7MemorySize(
     ...result.rows.map((r) => r.policy),
   ]).filter((p) => result.rows.some((r) => r.policy === p));
   const missing = paper.map((p) => Number(p.x)).filter((b) => !drawn.has(b));
-  return _rq2Figure({
+  return rq2Figure({
     name: "figure7_memory_size",
     title: "Figure 7. Management policy by memory size |B|",
     result,

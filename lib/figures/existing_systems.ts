@@ -4,11 +4,11 @@
  * beside them when rows of `deno task systems` are given.
  */
 import pl from "nodejs-polars";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable } from "../../figures/display_table.ts";
-import { table1Frame, table2Frame } from "../../figures/paper_tables.ts";
-import { topKFigure } from "../../figures/top_k_figure.ts";
-import { _paperValues, type FigureResult } from "./figure_result.ts";
+import { displayFigure } from "./display_figure.ts";
+import { displayTable } from "./display_table.ts";
+import { table1Frame, table2Frame } from "./paper_tables.ts";
+import { topKFigure } from "./top_k_figure.ts";
+import { type FigureResult, paperValues } from "./figure_result.ts";
 
 /**
  * The existing-systems figure and tables.
@@ -30,7 +30,7 @@ export async function existingSystems(options: {
   /** What produced them: "pipeline check" or the model id; default "kit". */
   backend?: string;
 }): Promise<FigureResult> {
-  const paper = await _paperValues();
+  const paper = await paperValues();
   const label = options.backend === "pipeline check" ? "kit: pipeline check" : "kit";
   const backend = (frame: pl.DataFrame) =>
     frame.withColumns(

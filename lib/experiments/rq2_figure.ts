@@ -3,18 +3,18 @@
  * (Figures 4-7), or one panel with a line per metric (asymmetric exposure), with its two tables
  * and CSV.
  */
-import { besidePaper } from "../../figures/beside_paper.ts";
-import { compactSummary } from "../../figures/compact_summary.ts";
-import { conditionFigure } from "../../figures/condition_figure.ts";
-import { displayFigure } from "../../figures/display_figure.ts";
-import { displayTable } from "../../figures/display_table.ts";
-import { METRIC_STYLE } from "../../figures/_metric_panels.ts";
-import { fixed } from "../../figures/labels.ts";
-import type { PaperValue } from "../../figures/paper_values.ts";
-import { stageFigure } from "../../figures/stage_figure.ts";
-import type { ExperimentResult } from "../stage_experiments.ts";
-import { _sentences, _simulatorNote } from "./_notes.ts";
-import { _formatKey, type FigureResult } from "./figure_result.ts";
+import { besidePaper } from "../figures/beside_paper.ts";
+import { compactSummary } from "../figures/compact_summary.ts";
+import { conditionFigure } from "../figures/condition_figure.ts";
+import { displayFigure } from "../figures/display_figure.ts";
+import { displayTable } from "../figures/display_table.ts";
+import { METRIC_STYLE } from "../figures/_metric_panels.ts";
+import { fixed } from "../figures/labels.ts";
+import type { PaperValue } from "../figures/paper_values.ts";
+import { stageFigure } from "../figures/stage_figure.ts";
+import type { ExperimentResult } from "./stage_experiments.ts";
+import { joinSentences, simulatorNote } from "../figures/figure_notes.ts";
+import { type FigureResult, formatKey } from "../figures/figure_result.ts";
 
 /** The lines of a condition figure. */
 export interface _Condition {
@@ -32,7 +32,7 @@ export interface _Condition {
   colors?: readonly string[];
 }
 
-/** Options of {@link _rq2Figure}. */
+/** Options of {@link rq2Figure}. */
 export interface _Rq2Options {
   name: string;
   title: string;
@@ -55,9 +55,9 @@ export interface _Rq2Options {
 export const RQ2_PAPER_SOURCE =
   "the paper's published value or range for its RQ2 setting (DeepSeek-V4-Flash, LongMemEval, MINJA)";
 
-export function _rq2Figure(o: _Rq2Options): FigureResult {
+export function rq2Figure(o: _Rq2Options): FigureResult {
   const records = o.records ?? o.result.summary.toRecords();
-  const note = _sentences(o.note, o.result.note, _simulatorNote(o.result.rows));
+  const note = joinSentences(o.note, o.result.note, simulatorNote(o.result.rows));
   const c = o.condition;
   const element = c
     ? conditionFigure({
@@ -88,7 +88,7 @@ export function _rq2Figure(o: _Rq2Options): FigureResult {
       width: o.width,
     });
   const fmt = (column: string, value: unknown) =>
-    c && column === c.column ? c.label(String(value)) : _formatKey(column, value);
+    c && column === c.column ? c.label(String(value)) : formatKey(column, value);
   const orders = c?.domain ? { [c.column]: c.domain } : undefined;
   const keys = [
     ...(c ? [[c.column, c.header] as const] : []),

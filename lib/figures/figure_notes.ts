@@ -1,14 +1,14 @@
 /** Caption sentences that depend on who produced the rows. */
-import { isReferenceSpec } from "../../agents/agent_spec.ts";
-import { SIMULATOR_CAVEAT } from "../../agents/simulator_caveat.ts";
-import type { TrialRow } from "../../model/trial_row.ts";
+import { isReferenceSpec } from "../agents/agent_spec.ts";
+import { SIMULATOR_CAVEAT } from "../agents/simulator_caveat.ts";
+import type { TrialRow } from "../schema/trial_row.ts";
 
 /**
  * The simulator caveat when any row came from the offline reference agent, else "" (another
  * offline agent, a plugin's, is not the simulator the caveat describes). A row without `agent`
  * counts by `simulated` alone.
  */
-export function _simulatorNote(
+export function simulatorNote(
   rows: readonly (Pick<TrialRow, "simulated"> & { agent?: string })[],
 ): string {
   return rows.some((r) => r.simulated && (r.agent === undefined || isReferenceSpec(r.agent)))
@@ -17,6 +17,6 @@ export function _simulatorNote(
 }
 
 /** Sentences joined with single spaces, empty ones dropped. */
-export function _sentences(...parts: (string | undefined)[]): string {
+export function joinSentences(...parts: (string | undefined)[]): string {
   return parts.filter((p) => p !== undefined && p.trim() !== "").join(" ");
 }
