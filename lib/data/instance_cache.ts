@@ -43,7 +43,7 @@ const _FORMAT = 1;
  * The folders under `lib/` whose code a dataset build runs (its whole import graph; a test holds
  * this list against `deno info`).
  */
-export const BUILDER_FOLDERS = ["data", "text", "model", "random"] as const;
+export const BUILDER_FOLDERS = ["data", "text", "schema", "random"] as const;
 
 function _sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
