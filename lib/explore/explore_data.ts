@@ -99,7 +99,7 @@ const _run = (r: TrialRow | undefined): RunSummary | null =>
  *   condition: "clean", unitsHelpful: 3, unitsRisk: 3, admittedHelpful: 2, admittedRisk: 0, quarantinedIds: [], helpfulExposed: true,
  *   riskExposed: true, helpfulInContext: true, riskInContext: false, contextIds: ["h"], contextSize: 1, output: "4", correct: true,
  *   matchesTarget: false, error: null, latencyMs: 0, trial: 0, cacheHit: null, promptTokens: null, completionTokens: null, hedged: false,
- *   judgeModel: null, judgePromptHash: null, reasoning: null, stopReason: null } as TrialRow;
+ *   judgeModel: null, judgePromptHash: null, reasoning: null, stopReason: null, judge: null, writer: null } as TrialRow;
  * const [pair] = pairSummaries({ rows: [row, { ...row, condition: "poisoned", riskInContext: true }] });
  * assert.deepEqual([pair.key, pair.point, pair.clean?.output, pair.poisoned?.riskInContext], ["p#0", "θw 0.5", "4", true]);
  * ```
