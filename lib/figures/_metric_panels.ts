@@ -19,6 +19,21 @@ export const METRICS = ["cleanUtility", "poisonedUtility", "asr"] as const;
 /** Type size of every chart's ticks and labels (px). */
 export const FONT_SIZE = 13;
 
+/**
+ * The rate axis every metric panel shares: 0-100%, five ticks, a grid, and room above 100% and
+ * below 0% so a box, bar or diamond at either end stays inside the panel.
+ */
+export const RATE_AXIS = {
+  label: "rate (%)",
+  labelArrow: "none" as const,
+  domain: [0, 100],
+  percent: true,
+  grid: true,
+  ticks: 5,
+  insetTop: 8,
+  insetBottom: 8,
+};
+
 /** Frame or records, as every builder accepts. */
 export type FrameLike = pl.DataFrame | readonly Record<string, unknown>[];
 
@@ -197,17 +212,7 @@ export function metricPanels(o: _MetricPanelsOptions): Element {
         }
         : { ticks: 5, tickFormat: "~f", inset: 10 }),
     },
-    y: {
-      label: "rate (%)",
-      labelArrow: "none" as const,
-      domain: [0, 100],
-      percent: true,
-      grid: true,
-      ticks: 5,
-      // Room above 100% and below 0%: a box or diamond at either end stays inside the panel.
-      insetTop: 8,
-      insetBottom: 8,
-    },
+    y: RATE_AXIS,
     fx: o.fx ? { label: null, domain: fxValues, tickFormat: fxFormat } : undefined,
     fy: o.fy ? { label: null, tickFormat: (v: string) => fyFormat(String(v)) } : undefined,
     marks: [

@@ -7,7 +7,14 @@ import * as Plot from "@observablehq/plot";
 import { composeFigure, type LegendEntry } from "./compose_figure.ts";
 import { createDocument } from "./dom.ts";
 import type { FrameLike } from "./_metric_panels.ts";
-import { FONT_SIZE, frameRecords, METRIC_STYLE, METRICS, quantileType7 } from "./_metric_panels.ts";
+import {
+  FONT_SIZE,
+  frameRecords,
+  METRIC_STYLE,
+  METRICS,
+  quantileType7,
+  RATE_AXIS,
+} from "./_metric_panels.ts";
 import type { PaperValue } from "./paper_values.ts";
 
 /** Line colours of the conditions, in condition order (Observable's categorical palette). */
@@ -186,17 +193,7 @@ export function conditionFigure(options: ConditionFigureOptions): Element {
         }
         : { ticks: 5, tickFormat: "~f", inset: 12 }),
     },
-    y: {
-      label: "rate (%)",
-      labelArrow: "none" as const,
-      domain: [0, 100],
-      percent: true,
-      grid: true,
-      ticks: 5,
-      // Room above 100% and below 0%: a value at either end stays inside the panel.
-      insetTop: 8,
-      insetBottom: 8,
-    },
+    y: RATE_AXIS,
     marks: [
       Plot.frame({ stroke: "#ccc" }),
       Plot.ruleX(stats, {
